@@ -1,0 +1,72 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "cellar",
+    products: [
+        .executable(name: "cellar", targets: ["cellar"]),
+        .library(name: "TableKit", targets: ["TableKit"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "Cellar", targets: ["Cellar"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        // libmicrohttpd, with prefixed non-variadic wrappers in shim.h. Only MicroHTTP imports it.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // HTTP server over libmicrohttpd: knows nothing of tables or cells.
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Cells, reuse, providers and table controllers: knows nothing of HTTP.
+        .target(name: "TableKit", swiftSettings: strictSettings),
+        // The glue: table controllers mounted on routes, formats, paging, streaming, metrics.
+        .target(
+            name: "Cellar",
+            dependencies: [
+                "TableKit", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The lists the server ships with.
+        .target(name: "Showcase", dependencies: ["Cellar"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "cellar",
+            dependencies: [
+                "Showcase", "Cellar",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A raw-socket HTTP client for the test suites (no URL normalisation, so hostile paths arrive as written).
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "TableKitTests", dependencies: ["TableKit"], swiftSettings: strictSettings),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "CellarTests",
+            dependencies: ["Cellar", "Showcase", "HTTPTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

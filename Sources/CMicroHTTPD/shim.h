@@ -1,0 +1,91 @@
+#ifndef CELLAR_CMICROHTTPD_SHIM_H
+#define CELLAR_CMICROHTTPD_SHIM_H
+
+// The only C in Cellar: libmicrohttpd, plus `static inline` wrappers for the calls Swift
+// cannot make itself. Swift cannot call C variadic functions, and MHD passes options,
+// daemon info and connection options through varargs. Every wrapper is prefixed `cmhd_`.
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/// Starts a daemon with its options in one `MHD_OPTION_ARRAY` (terminated by MHD_OPTION_END).
+static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port,
+                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                  struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// An option item carrying an unsigned value (timeouts, limits, pool size).
+static inline struct MHD_OptionItem cmhd_option_uint(enum MHD_OPTION option, unsigned int value) {
+    struct MHD_OptionItem item = { option, (intptr_t)value, NULL };
+    return item;
+}
+
+/// An option item carrying a size_t value (memory limits).
+static inline struct MHD_OptionItem cmhd_option_size(enum MHD_OPTION option, size_t value) {
+    struct MHD_OptionItem item = { option, (intptr_t)value, NULL };
+    return item;
+}
+
+/// An option item carrying a pointer (MHD_OPTION_SOCK_ADDR).
+static inline struct MHD_OptionItem cmhd_option_pointer(enum MHD_OPTION option, void *pointer) {
+    struct MHD_OptionItem item = { option, 0, pointer };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_notify_completed(MHD_RequestCompletedCallback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)callback, cls };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_notify_connection(MHD_NotifyConnectionCallback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)callback, cls };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_uri_log(void *(*callback)(void *cls, const char *uri, struct MHD_Connection *con), void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, cls };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_end(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
+
+/// The port the daemon is bound to (useful after binding port 0); 0 when unknown.
+static inline uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// Connections the daemon currently holds open.
+static inline unsigned int cmhd_daemon_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/// The peer's address, or NULL.
+static inline const struct sockaddr *cmhd_connection_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}
+
+/// Changes the idle timeout of one connection (seconds; 0 = none).
+static inline enum MHD_Result cmhd_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+/// `MHD_SIZE_UNKNOWN` is a macro Swift does not import.
+static inline uint64_t cmhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+
+/// Content-reader return values (macros, not imported as Int-typed constants).
+static inline ssize_t cmhd_content_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t cmhd_content_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+
+#endif

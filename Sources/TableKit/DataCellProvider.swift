@@ -1,0 +1,136 @@
+/// How one row gets its cell: an identifier, an index path, whether to register on first use,
+/// and a typed configuration. A value made per row, used once and thrown away.
+///
+/// From shaps80's Generic Cell Providers: the closure's parameter type picks the cell class, so a
+/// wrong cell type in a configure closure does not compile, and no identifier is typed by hand:
+///
+/// ```swift
+/// DataCellProvider(for: indexPath) { (cell: EngineerCell) in cell.person = person }
+/// DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
+/// DataCellProvider(for: indexPath, cell: ToggleCell.self, data: (title: "Wi-Fi", isOn: true))
+/// ```
+public struct DataCellProvider {
+    /// The identifier the cell is dequeued by.
+    public let reuseIdentifier: String
+    /// The row this provider is for.
+    public let indexPath: IndexPath
+    /// Whether the cell class registers itself on first use. Prototypes are never registered this
+    /// way: their identifier must already be registered at start-up.
+    public let registerCell: Bool
+    let configuration: any CellConfiguration
+
+    /// A class cell, configured by a closure whose parameter type names the class.
+    public init<Cell: TableViewCell>(
+        reuseIdentifier: String = Cell.reuseIdentifier, for indexPath: IndexPath, registerCell: Bool = true,
+        configure: @escaping (Cell) throws -> Void
+    ) {
+        self.reuseIdentifier = reuseIdentifier
+        self.indexPath = indexPath
+        self.registerCell = registerCell
+        configuration = ClosureConfiguration(configure: configure)
+    }
+
+    /// A ``ConfigurableCell``, configured with its typed `CellData` (SGTableViewHelper's `SGCellConfigurer`).
+    public init<Cell: ConfigurableCell>(
+        reuseIdentifier: String = Cell.reuseIdentifier, for indexPath: IndexPath, cell: Cell.Type, data: Cell.CellData,
+        registerCell: Bool = true
+    ) {
+        self.reuseIdentifier = reuseIdentifier
+        self.indexPath = indexPath
+        self.registerCell = registerCell
+        configuration = DataConfiguration<Cell>(data: data)
+    }
+
+    /// A prototype cell (`Public/prototypes/<identifier>.html`), filled from `data`.
+    public init<Data: PrototypeData>(prototype identifier: String, for indexPath: IndexPath, data: Data) {
+        reuseIdentifier = identifier
+        self.indexPath = indexPath
+        registerCell = false
+        configuration = PrototypeConfiguration(data: data)
+    }
+
+    /// A heterogeneous row (SwiftCleanTools' `CellDataProtocol`): dispatched by the data's
+    /// ``CellData/cellIdentifier`` to a cell that adopts ``CellDataConfigurable``.
+    public init(cellData: any CellData, for indexPath: IndexPath) {
+        reuseIdentifier = cellData.cellIdentifier
+        self.indexPath = indexPath
+        registerCell = false
+        configuration = CellDataConfiguration(data: cellData)
+    }
+
+    /// Dequeues the cell from `tableView` and configures it for this row.
+    public func dequeueConfiguredCell(from tableView: TableView, selection: RowSelection? = nil) throws -> TableViewCell {
+        let cell = try tableView.dequeue(
+            reuseIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
+        cell.selection = selection
+        do {
+            try configuration.configure(cell, identifier: reuseIdentifier)
+        } catch {
+            tableView.recycle(cell)
+            throw error
+        }
+        return cell
+    }
+}
+
+/// Hands out a ``DataCellProvider`` per row. A controller adopts it, or a separate value that
+/// serves the same cells to many lists.
+public protocol DataCellProviding {
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider
+}
+
+// One small struct per configuration style, stored as an existential that fits its inline
+// buffer: the only allocation per row is what a configure closure captures.
+protocol CellConfiguration {
+    var cellClass: TableViewCell.Type? { get }
+    func configure(_ cell: TableViewCell, identifier: String) throws
+}
+
+private func mismatch(_ cell: TableViewCell, _ identifier: String, expected: Any.Type) -> TableKitError {
+    .typeMismatch(identifier: identifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: expected))
+}
+
+private struct ClosureConfiguration<Cell: TableViewCell>: CellConfiguration {
+    let configure: (Cell) throws -> Void
+    var cellClass: TableViewCell.Type? { Cell.self }
+
+    func configure(_ cell: TableViewCell, identifier: String) throws {
+        guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
+        try configure(cell)
+    }
+}
+
+private struct DataConfiguration<Cell: ConfigurableCell>: CellConfiguration {
+    let data: Cell.CellData
+    var cellClass: TableViewCell.Type? { Cell.self }
+
+    func configure(_ cell: TableViewCell, identifier: String) throws {
+        guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
+        try cell.configure(with: data)
+    }
+}
+
+private struct PrototypeConfiguration<Data: PrototypeData>: CellConfiguration {
+    let data: Data
+    var cellClass: TableViewCell.Type? { nil }
+
+    func configure(_ cell: TableViewCell, identifier: String) throws {
+        guard let cell = cell as? PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
+        cell.data = data
+    }
+}
+
+private struct CellDataConfiguration: CellConfiguration {
+    let data: any CellData
+    var cellClass: TableViewCell.Type? { nil }
+
+    func configure(_ cell: TableViewCell, identifier: String) throws {
+        if let cell = cell as? any CellDataConfigurable {
+            try cell.configure(with: data)
+        } else if let cell = cell as? PrototypeCell, let values = data as? any PrototypeData {
+            cell.data = values
+        } else {
+            throw mismatch(cell, identifier, expected: (any CellDataConfigurable).self)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/// A list, the way a `UITableViewController` describes one: sections, rows, headers, footers,
+/// and a cell provider per row.
+///
+/// A controller is made per request (with that request's query and paging), so it can be a
+/// plain struct over shared data. Everything but ``numberOfRows(inSection:)`` and
+/// ``cellProvider(forRowAt:)`` has a default.
+///
+/// ```swift
+/// struct PeopleController: TableController {
+///     let people: [Person]
+///     var title: String { "People" }
+///     func numberOfRows(inSection section: Int) -> Int { people.count }
+///     func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+///         let person = people[indexPath.row]
+///         if person.role == .engineer {
+///             return DataCellProvider(for: indexPath) { (cell: EngineerCell) in cell.person = person }
+///         }
+///         return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
+///     }
+/// }
+/// ```
+public protocol TableController: DataCellProviding {
+    /// The list's title (page title and heading).
+    var title: String { get }
+    /// The number of sections; 1 unless overridden.
+    var numberOfSections: Int { get }
+    func numberOfRows(inSection section: Int) -> Int
+    /// The header of a section, or nil for none (`titleForHeaderInSection`).
+    func titleForHeader(inSection section: Int) -> String?
+    /// The footer of a section, or nil for none (`titleForFooterInSection`).
+    func titleForFooter(inSection section: Int) -> String?
+    /// A row's stable identifier: its DOM id, its JSON `id` and its detail route.
+    func identifier(forRowAt indexPath: IndexPath) -> String
+    /// The row with a given identifier, for selection; nil when there is none.
+    func indexPath(forRowWithIdentifier identifier: String) -> IndexPath?
+    /// What selecting a row shows: its detail. Nil when the row has no detail.
+    func detail(forRowAt indexPath: IndexPath) -> RowDetail?
+    /// The row's data for the JSON twin of the list.
+    func item(forRowAt indexPath: IndexPath) -> (any Encodable)?
+    /// What the list does when asked for: render, or show a banner, redirect, or load later.
+    var action: ControllerAction { get }
+}
+
+extension TableController {
+    public var numberOfSections: Int { 1 }
+    public func titleForHeader(inSection section: Int) -> String? { nil }
+    public func titleForFooter(inSection section: Int) -> String? { nil }
+    public func identifier(forRowAt indexPath: IndexPath) -> String {
+        numberOfSections == 1 ? String(indexPath.row) : "\(indexPath.section)-\(indexPath.row)"
+    }
+    public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
+        // The default walks every row; controllers over large data override it with a lookup.
+        for section in 0..<numberOfSections {
+            for row in 0..<numberOfRows(inSection: section) {
+                let indexPath = IndexPath(row: row, section: section)
+                if self.identifier(forRowAt: indexPath) == identifier { return indexPath }
+            }
+        }
+        return nil
+    }
+    public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { nil }
+    public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { nil }
+    public var action: ControllerAction { .render }
+
+    /// The number of rows in every section together.
+    public var totalNumberOfRows: Int {
+        (0..<numberOfSections).reduce(0) { $0 + numberOfRows(inSection: $1) }
+    }
+
+    /// The index path of the `index`-th row counting across sections, or nil past the end.
+    public func indexPath(atFlatIndex index: Int) -> IndexPath? {
+        guard index >= 0 else { return nil }
+        var remaining = index
+        for section in 0..<numberOfSections {
+            let rows = numberOfRows(inSection: section)
+            if remaining < rows { return IndexPath(row: remaining, section: section) }
+            remaining -= rows
+        }
+        return nil
+    }
+}
+
+/// The selected row's detail: a title and labelled values (a `<dl>` on the page).
+public struct RowDetail: Sendable {
+    public var title: String
+    public var fields: [Field]
+
+    public struct Field: Sendable {
+        public var label: String
+        public var value: String
+        /// A link for the value (e.g. `mailto:`), written escaped; only http(s), mailto and relative links are kept.
+        public var link: String?
+
+        public init(_ label: String, _ value: String, link: String? = nil) {
+            self.label = label
+            self.value = value
+            self.link = link
+        }
+    }
+
+    public init(title: String, fields: [Field]) {
+        self.title = title
+        self.fields = fields
+    }
+}
+
+/// What a controller wants done with a request (SwiftCleanTools' ViewModel `Action`).
+public enum ControllerAction: Sendable, Equatable {
+    /// Render the list.
+    case render
+    /// Render the list under a banner.
+    case alert(Alert)
+    /// Go to another page instead (a 303 redirect).
+    case redirect(to: String)
+    /// Render the page with a loading placeholder that the browser fills with the rows fragment.
+    case loading(message: String)
+}
+
+/// A banner shown above a list.
+public struct Alert: Sendable, Equatable {
+    public enum Style: String, Sendable { case info, warning, error }
+    public var style: Style
+    public var message: String
+
+    public init(_ style: Style, _ message: String) {
+        self.style = style
+        self.message = message
+    }
+}

@@ -1,0 +1,126 @@
+/// Writes a table's sections and rows, in order, into an ``HTMLWriter``, and can stop when the
+/// writer holds enough bytes and carry on later. That is what lets the HTTP layer stream a
+/// million rows in memory bounded by its chunk size.
+///
+/// ```swift
+/// var renderer = TableRenderer(controller: controller, tableView: TableView(registry: registry))
+/// while try !renderer.render(into: &html, pausingAt: 64 * 1024) {
+///     send(html.bytes); html.removeAll()
+/// }
+/// ```
+///
+/// Markup per section: `<section class="table-section" data-section="N">`, an optional
+/// `<h2 class="section-header">`, `<ul class="rows">` with one `<li class="cell …" id="row-…">`
+/// per row, and an optional `<p class="section-footer">`.
+public struct TableRenderer {
+    public let controller: any TableController
+    public let tableView: TableView
+    public let layout: TableLayout
+    /// The flat rows to render (all of them unless paging).
+    public let window: Range<Int>
+
+    private enum Phase {
+        case sectionOpen
+        case rows
+        case sectionClose
+        case finished
+    }
+
+    private var slices: [TableLayout.Slice]
+    private var sliceIndex = 0
+    private var row = 0
+    private var phase = Phase.sectionOpen
+
+    public init(controller: any TableController, tableView: TableView, layout: TableLayout? = nil, window: Range<Int>? = nil) {
+        self.controller = controller
+        self.tableView = tableView
+        let layout = layout ?? TableLayout(controller)
+        self.layout = layout
+        let total = layout.totalNumberOfRows
+        let window = window.map { $0.clamped(to: 0..<total) } ?? 0..<total
+        self.window = window
+        slices = layout.slices(in: window)
+    }
+
+    /// Whether everything has been written.
+    public var isFinished: Bool { phase == .finished }
+
+    /// Writes until done, or until the writer holds `byteLimit` bytes or more. Returns whether
+    /// it is done. A throwing controller or cell stops the render; the error says why.
+    public mutating func render(into html: inout HTMLWriter, pausingAt byteLimit: Int = .max) throws -> Bool {
+        while true {
+            switch phase {
+            case .finished:
+                return true
+            case .sectionOpen:
+                guard sliceIndex < slices.count else {
+                    phase = .finished
+                    continue
+                }
+                openSection(slices[sliceIndex], into: &html)
+                row = slices[sliceIndex].rows.lowerBound
+                phase = .rows
+            case .rows:
+                let slice = slices[sliceIndex]
+                while row < slice.rows.upperBound {
+                    try renderRow(IndexPath(row: row, section: slice.section), into: &html)
+                    row += 1
+                    if html.count >= byteLimit { return false }
+                }
+                phase = .sectionClose
+            case .sectionClose:
+                closeSection(slices[sliceIndex], into: &html)
+                sliceIndex += 1
+                phase = .sectionOpen
+            }
+            if html.count >= byteLimit { return phase == .finished }
+        }
+    }
+
+    private func openSection(_ slice: TableLayout.Slice, into html: inout HTMLWriter) {
+        let header = controller.titleForHeader(inSection: slice.section)
+        html.raw("<section class=\"table-section\"")
+        html.attribute("data-section", slice.section)
+        if header != nil {
+            html.raw(" aria-labelledby=\"section-")
+            html.text(slice.section)
+            html.raw("-header\"")
+        }
+        html.raw(">\n")
+        if let header {
+            html.raw("<h2 class=\"section-header\" id=\"section-")
+            html.text(slice.section)
+            html.raw("-header\">")
+            html.text(header)
+            html.raw("</h2>\n")
+        }
+        html.raw("<ul class=\"rows\"")
+        html.attribute("data-section", slice.section)
+        html.raw(">\n")
+    }
+
+    private func closeSection(_ slice: TableLayout.Slice, into html: inout HTMLWriter) {
+        html.raw("</ul>\n")
+        if let footer = controller.titleForFooter(inSection: slice.section) {
+            html.raw("<p class=\"section-footer\">")
+            html.text(footer)
+            html.raw("</p>\n")
+        }
+        html.raw("</section>\n")
+    }
+
+    private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter) throws {
+        let provider = controller.cellProvider(forRowAt: indexPath)
+        let identifier = controller.identifier(forRowAt: indexPath)
+        let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
+        let cell = try provider.dequeueConfiguredCell(from: tableView, selection: selection)
+        defer { tableView.recycle(cell) }
+        html.raw("<li class=\"cell ")
+        if let entry = cell.poolEntry { html.unsafeRaw(bytes: entry.styleClass) }
+        html.raw("\" id=\"row-")
+        html.pathSegment(identifier)
+        html.raw("\">")
+        try cell.render(into: &html)
+        html.raw("</li>\n")
+    }
+}

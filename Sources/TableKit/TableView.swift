@@ -1,0 +1,110 @@
+/// One render's view of the cells: dequeues registered cells from a recycled pool.
+///
+/// Make one per render (page, fragment, stream) from the shared ``ReuseRegistry``. It checks a
+/// ``ReusePool`` out of the registry and returns it when it is released, which happens even when
+/// a streamed response is abandoned half-way by a client that went away.
+///
+/// ```swift
+/// let tableView = TableView(registry: registry)
+/// let cell = try tableView.dequeueReusableCell(EngineerCell.self, for: indexPath)
+/// ```
+///
+/// A table view belongs to one thread at a time; it is not `Sendable`.
+public final class TableView {
+    public let registry: ReuseRegistry
+    let pool: ReusePool
+    /// The path rows link to for their detail (`/people` → `/people/42`); nil: rows do not link.
+    public var selectionBase: String?
+
+    public init(registry: ReuseRegistry, selectionBase: String? = nil) {
+        self.registry = registry
+        self.selectionBase = selectionBase
+        pool = registry.checkoutPool()
+    }
+
+    deinit {
+        registry.checkin(pool)
+    }
+
+    /// Dequeues a recycled cell of exactly `Cell`, or makes one, for a class registered under its own name.
+    ///
+    /// Throws ``TableKitError/unregisteredIdentifier(_:registered:)`` when nothing is registered
+    /// under the identifier, and ``TableKitError/typeMismatch(identifier:registered:requested:)``
+    /// when something else is.
+    public func dequeueReusableCell<Cell: TableViewCell>(
+        _ cellClass: Cell.Type = Cell.self, withIdentifier identifier: String? = nil, for indexPath: IndexPath
+    ) throws -> Cell {
+        let identifier = identifier ?? cellClass.reuseIdentifier
+        let cell = try dequeue(identifier, registering: nil, for: indexPath)
+        guard let typed = cell as? Cell else {
+            recycle(cell)
+            throw TableKitError.typeMismatch(
+                identifier: identifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: cellClass))
+        }
+        return typed
+    }
+
+    /// Dequeues a recycled cell, or makes one, for whatever is registered under `identifier`:
+    /// a class cell, or a ``PrototypeCell`` for a prototype.
+    public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) throws -> TableViewCell {
+        try dequeue(identifier, registering: nil, for: indexPath)
+    }
+
+    /// Gives a cell back to the pool once its row is written, as UIKit does when a row scrolls away.
+    public func recycle(_ cell: TableViewCell) {
+        guard let entry = cell.poolEntry else { return }
+        cell.selection = nil
+        entry.idle.append(cell)
+    }
+
+    /// Dequeues, registering `cellClass` first when nothing is registered yet (`registerCell: true`).
+    func dequeue(_ identifier: String, registering cellClass: TableViewCell.Type?, for indexPath: IndexPath) throws -> TableViewCell {
+        let entry = try poolEntry(for: identifier, registering: cellClass)
+        let cell: TableViewCell
+        if let recycled = entry.idle.popLast() {
+            pool.countReused()
+            recycled.prepareForReuse()
+            cell = recycled
+        } else {
+            cell = makeCell(for: entry.registration, identifier: identifier)
+            cell.poolEntry = entry
+            pool.countCreated()
+        }
+        cell.indexPath = indexPath
+        return cell
+    }
+
+    private func poolEntry(for identifier: String, registering cellClass: TableViewCell.Type?) throws -> ReusePool.Entry {
+        if let entry = pool.entries[identifier] {
+            return entry
+        }
+        let registration: ReuseRegistry.Registration
+        if let found = registry.registration(for: identifier) {
+            registration = found
+        } else if let cellClass {
+            registration = try registry.registerIfNeeded(cellClass, identifier: identifier)
+        } else {
+            throw TableKitError.unregisteredIdentifier(identifier, registered: registry.registeredIdentifiers)
+        }
+        let styleClass: String
+        switch registration {
+        case .cellClass(let type): styleClass = type.styleClass
+        case .prototype: styleClass = TableViewCell.styleClass(forIdentifier: identifier)
+        }
+        let entry = ReusePool.Entry(registration: registration, styleClass: Array(styleClass.utf8))
+        pool.entries[identifier] = entry
+        return entry
+    }
+
+    private func makeCell(for registration: ReuseRegistry.Registration, identifier: String) -> TableViewCell {
+        switch registration {
+        case .cellClass(let type):
+            return type.init()
+        case .prototype(let template):
+            let cell = PrototypeCell()
+            cell.template = template
+            cell.prototypeIdentifier = identifier
+            return cell
+        }
+    }
+}

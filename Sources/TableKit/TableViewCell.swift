@@ -1,0 +1,53 @@
+/// A cell: one row's HTML, rendered by an instance that is recycled across rows and requests.
+///
+/// Subclass it, keep the row's data in stored properties, reset them in ``prepareForReuse()``
+/// and write the row's markup in ``render(into:)``. Cells are made by the ``TableView`` through
+/// the ``ReuseRegistry`` (never by hand) with the required `init()`, and only ever used by one
+/// render at a time, so they need no locking.
+///
+/// The table writes the row's `<li class="cell …" id="row-…">` element around what
+/// ``render(into:)`` writes; a cell writes the row's content only.
+open class TableViewCell: CellIdentifiable {
+    /// Where this row's selection leads (its detail page), set by the table before configuration.
+    public internal(set) var selection: RowSelection?
+    /// The index path this cell was last dequeued for.
+    public internal(set) var indexPath = IndexPath(row: 0, section: 0)
+    /// The pool slot this instance belongs to (one identifier for its whole life).
+    unowned var poolEntry: ReusePool.Entry?
+
+    public required init() {}
+
+    /// The identifier this class registers under by default: the class's own name.
+    open class var reuseIdentifier: String { String(describing: self) }
+
+    /// The identifier of this cell's class.
+    public var reuseIdentifier: String { type(of: self).reuseIdentifier }
+
+    /// The CSS class the table puts on the row element, after `cell`: by default the
+    /// identifier without a `Cell` suffix, lowercased (`EngineerCell` → `engineer`).
+    open class var styleClass: String { TableViewCell.styleClass(forIdentifier: reuseIdentifier) }
+
+    /// Resets the state a previous row left behind. Called on every reuse, before configuration.
+    open func prepareForReuse() {}
+
+    /// Writes the row's content. Text goes through ``HTMLWriter`` and is escaped by construction.
+    open func render(into html: inout HTMLWriter) throws {}
+
+    static func styleClass(forIdentifier identifier: String) -> String {
+        let base = identifier.hasSuffix("Cell") && identifier.count > 4 ? String(identifier.dropLast(4)) : identifier
+        return base.lowercased()
+    }
+}
+
+/// A cell configured from one typed value, as SGTableViewHelper's `SGConfigurableCell`.
+///
+/// ```swift
+/// final class ToggleCell: TableViewCell, ConfigurableCell {
+///     var setting: (title: String, isOn: Bool)?
+///     func configure(with data: (title: String, isOn: Bool)) { setting = data }
+/// }
+/// ```
+public protocol ConfigurableCell: TableViewCell {
+    associatedtype CellData
+    func configure(with data: CellData) throws
+}

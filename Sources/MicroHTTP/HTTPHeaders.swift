@@ -1,0 +1,125 @@
+/// An ordered list of HTTP header fields with case-insensitive name lookup.
+///
+/// Order and repeated names are kept, as they arrived or were added. Names and values set
+/// through this API are sanitised so a handler cannot inject extra header lines: CR, LF and
+/// NUL are removed from values, and a name keeps only HTTP token characters.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One header field.
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [Element]
+
+    /// Creates an empty header list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a header list from name–value pairs, in order.
+    public init(_ pairs: [(String, String)]) {
+        fields = []
+        fields.reserveCapacity(pairs.count)
+        for (name, value) in pairs { add(name: name, value: value) }
+    }
+
+    /// Creates a header list from a literal such as `["Content-Type": "text/plain"]`, in order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The value of the first field with this name (case-insensitive), or nil.
+    public subscript(name: String) -> String? {
+        for field in fields where Self.namesEqual(field.name, name) { return field.value }
+        return nil
+    }
+
+    /// All values for this name (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field with this name (case-insensitive) exists.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.namesEqual($0.name, name) }
+    }
+
+    /// Appends a field, keeping any existing fields with the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((Self.sanitisedName(name), Self.sanitisedValue(value)))
+    }
+
+    /// Replaces the first field with this name and removes the others, or appends one.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        let clean = (name: Self.sanitisedName(name), value: Self.sanitisedValue(value))
+        if let index = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) {
+            fields[index] = clean
+            var next = index + 1
+            while next < fields.count {
+                if Self.namesEqual(fields[next].name, name) { fields.remove(at: next) } else { next += 1 }
+            }
+        } else {
+            fields.append(clean)
+        }
+    }
+
+    /// Removes every field with this name (case-insensitive).
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        fields.makeIterator()
+    }
+
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// Appends a field exactly as received from the wire (MHD already split and trimmed it).
+    mutating func appendReceived(name: String, value: String) {
+        fields.append((name, value))
+    }
+
+    /// ASCII case-insensitive comparison, which is what HTTP field names need.
+    static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs.utf8.makeIterator()
+        var right = rhs.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case (let a?, let b?):
+                if a != b && lowercase(a) != lowercase(b) { return false }
+            default: return false
+            }
+        }
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+    }
+
+    private static func sanitisedValue(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { return value }
+        return String(decoding: value.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }, as: UTF8.self)
+    }
+
+    private static func sanitisedName(_ name: String) -> String {
+        guard !name.utf8.allSatisfy(isTokenByte) else { return name }
+        return String(decoding: name.utf8.filter(isTokenByte), as: UTF8.self)
+    }
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The C callbacks handed to libmicrohttpd.
+///
+/// They are non-capturing closures stored in `static let`s of a nonisolated enum, never in
+/// `main.swift` or a `@MainActor` type: there Swift 6 would insert a main-actor check that
+/// crashes on the first request from an MHD worker thread (NOTES.md §3).
+enum MHDCallbacks {
+    typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
+
+    /// Called first for each request, with the undecoded target: creates its ``RequestContext``.
+    static let logURI: URILogCallback = { cls, uri, _ in
+        guard let cls else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        core.inFlightRequests.add(1, ordering: .relaxed)
+        let target = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        return Unmanaged.passRetained(RequestContext(rawTarget: target)).toOpaque()
+    }
+
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+        guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return .NO }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let context: RequestContext
+        if let existing = conCls.pointee {
+            context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            // Only if the URI-log callback did not run; keep the request anyway.
+            core.inFlightRequests.add(1, ordering: .relaxed)
+            context = RequestContext(rawTarget: Array(String(cString: url).utf8))
+            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        }
+        return core.handle(
+            connection: connection, context: context, method: method, url: url, uploadData: uploadData, uploadDataSize: uploadDataSize)
+    }
+
+    /// The end of a request (sent, aborted or timed out): logs it and releases its context.
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, termination in
+        guard let cls, let conCls, let raw = conCls.pointee else { return }
+        conCls.pointee = nil
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        core.finish(context, termination: termination)
+    }
+
+    static let connectionNotification: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let cls else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        if code == .CONNECTION_NOTIFY_STARTED {
+            core.openConnections.add(1, ordering: .relaxed)
+            core.observer?.connectionOpened()
+        } else {
+            core.openConnections.subtract(1, ordering: .relaxed)
+            core.observer?.connectionClosed()
+        }
+    }
+
+    static let readStream: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+        guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
+        let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
+        switch box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity) {
+        case .bytes(let count): return count
+        case .endOfStream: return cmhd_content_reader_end_of_stream()
+        case .error: return cmhd_content_reader_end_with_error()
+        }
+    }
+
+    /// libmicrohttpd is done with a streamed response: release the box, and with it the producer.
+    static let releaseStream: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<StreamBox>.fromOpaque(cls).release()
+    }
+
+    static let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key else { return .YES }
+        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+        headers.pointee.appendReceived(name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+        return .YES
+    }
+}

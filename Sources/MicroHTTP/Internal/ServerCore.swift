@@ -1,0 +1,205 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+/// What the C callbacks reach through their `void *` context: everything a request needs, immutable or atomic.
+///
+/// Retained (`Unmanaged.passRetained`) for the daemon's lifetime and released by ``Server``
+/// after `MHD_stop_daemon` has returned.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any HTTPResponder
+    let logger: Logger
+    let observer: (any ServerObserver)?
+    let renderError: ServerConfiguration.ErrorRenderer
+    /// Requests between their request line and their completion.
+    let inFlightRequests = Atomic<Int>(0)
+    /// Open connections.
+    let openConnections = Atomic<Int>(0)
+    /// Set when the server stops: responses then carry `Connection: close`.
+    let draining = Atomic<Bool>(false)
+
+    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+        self.observer = observer
+        self.renderError = configuration.errorRenderer ?? ErrorPage.render
+    }
+
+    /// One access-handler call: headers, then body chunks, then the end of the body, when the response is queued.
+    func handle(
+        connection: OpaquePointer, context: RequestContext, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        switch context.phase {
+        case .started:
+            // Answering now would make libmicrohttpd drop keep-alive (NOTES.md §6): wait for the next call.
+            context.phase = .receivingBody
+            context.method = HTTPMethod(rawValue: String(cString: method))
+            context.path = String(cString: url)
+            let length = Self.headerValue(connection, "Content-Length").flatMap { Int($0) }
+            if let length, length > configuration.maxBodySize {
+                context.bodyTooLarge = true
+                // With `Expect: 100-continue` the body has not been sent yet: refuse it before it is.
+                let expects = Self.headerValue(connection, "Expect")?.lowercased() == "100-continue"
+                if expects && (context.method == .post || context.method == .put) {
+                    return answer(connection: connection, context: context, error: .payloadTooLarge())
+                }
+            }
+            return .YES
+        case .receivingBody:
+            let size = uploadDataSize.pointee
+            if size > 0 {
+                if !context.bodyTooLarge, let uploadData {
+                    if context.body.count + size > configuration.maxBodySize {
+                        context.bodyTooLarge = true
+                        context.body = []
+                    } else {
+                        uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                            context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                        }
+                    }
+                }
+                uploadDataSize.pointee = 0
+                return .YES
+            }
+            if context.bodyTooLarge {
+                return answer(connection: connection, context: context, error: .payloadTooLarge())
+            }
+            return answer(connection: connection, context: context)
+        case .answered:
+            return .YES
+        }
+    }
+
+    /// Builds the request, asks the responder, and queues its response.
+    private func answer(connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        var request = Request(
+            method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection),
+            body: context.body, id: context.id, remoteAddress: cmhd_connection_client_address(connection).flatMap(SocketAddress.describe))
+        context.body = []
+        if let raw = context.rawQuery {
+            request.rawQuery = String(decoding: raw, as: UTF8.self)
+            do {
+                request.query = try QueryItems(parsing: raw)
+            } catch {
+                return queue(connection: connection, context: context, response: errorResponse(error, for: request), for: request)
+            }
+        }
+        let response: Response
+        do {
+            response = try responder.respond(to: request)
+        } catch let error as HTTPError {
+            response = errorResponse(error, for: request)
+        } catch {
+            logger.error(
+                "Handler failed", metadata: ["request_id": "\(request.id)", "path": "\(request.path)", "error": "\(String(describing: error))"])
+            response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
+        }
+        context.route = request.annotations.route
+        return queue(connection: connection, context: context, response: response, for: request)
+    }
+
+    /// Answers with an error before the body was read (the request is built from what is known).
+    private func answer(connection: OpaquePointer, context: RequestContext, error: HTTPError) -> MHD_Result {
+        let request = Request(
+            method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection), body: [], id: context.id,
+            remoteAddress: nil)
+        return queue(connection: connection, context: context, response: errorResponse(error, for: request), for: request)
+    }
+
+    private func errorResponse(_ error: HTTPError, for request: Request) -> Response {
+        var response = renderError(error, request)
+        for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
+        return response
+    }
+
+    /// Hands `response` to libmicrohttpd with the default headers and `X-Request-ID` added.
+    private func queue(connection: OpaquePointer, context: RequestContext, response: Response, for request: Request) -> MHD_Result {
+        context.phase = .answered
+        var response = response
+        if !(100...599).contains(response.status.code) {
+            logger.error("Handler returned an invalid status", metadata: ["request_id": "\(request.id)", "status": "\(response.status.code)"])
+            response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
+        }
+        let bodyAllowed = request.method != .head && response.status != .notModified && response.status != .noContent
+        let handle: OpaquePointer?
+        switch response.body {
+        case .empty:
+            handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .bytes(let bytes):
+            handle = bytes.withUnsafeBytes {
+                MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            }
+            context.bufferedBytes = bodyAllowed ? bytes.count : 0
+        case .stream(let producer):
+            let counter = ByteCounter()
+            context.streamedBytes = counter
+            let box = StreamBox(producer: producer, counter: counter, logger: logger, requestID: request.id)
+            handle = MHD_create_response_from_callback(
+                cmhd_size_unknown(), configuration.streamChunkSize, MHDCallbacks.readStream, Unmanaged.passRetained(box).toOpaque(),
+                MHDCallbacks.releaseStream)
+        }
+        guard let handle else {
+            logger.error("Could not create a response", metadata: ["request_id": "\(request.id)"])
+            return .NO
+        }
+        defer { MHD_destroy_response(handle) }
+        for (name, value) in response.headers where !Self.isFramingHeader(name) {
+            if MHD_add_response_header(handle, name, value) == .NO {
+                logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(name)"])
+            }
+        }
+        for (name, value) in configuration.defaultHeaders where !response.headers.contains(name) {
+            _ = MHD_add_response_header(handle, name, value)
+        }
+        _ = MHD_add_response_header(handle, "X-Request-ID", request.id)
+        if draining.load(ordering: .relaxed) && !response.headers.contains("Connection") {
+            _ = MHD_add_response_header(handle, "Connection", "close")
+        }
+        context.status = response.status
+        return MHD_queue_response(connection, UInt32(response.status.code), handle)
+    }
+
+    /// Called once per request when libmicrohttpd is done with it: the access log line and the observer.
+    func finish(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
+        inFlightRequests.subtract(1, ordering: .relaxed)
+        let outcome: RequestSummary.Outcome
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed
+        case .REQUEST_TERMINATED_CLIENT_ABORT, .REQUEST_TERMINATED_READ_ERROR: outcome = .clientDisconnected
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: outcome = .timedOut
+        default: outcome = .failed
+        }
+        let summary = RequestSummary(
+            method: context.method, path: context.path, route: context.route, status: context.status, bytesSent: context.bytesSent,
+            duration: ContinuousClock.now - context.started, requestID: context.id, outcome: outcome)
+        let milliseconds = Double(summary.duration.components.attoseconds) / 1e15 + Double(summary.duration.components.seconds) * 1000
+        var metadata: Logger.Metadata = [
+            "method": "\(summary.method)", "path": "\(summary.path)", "status": "\(summary.status?.code ?? 0)",
+            "bytes": "\(summary.bytesSent)", "duration_ms": "\((milliseconds * 1000).rounded() / 1000)", "request_id": "\(summary.requestID)",
+        ]
+        if let route = summary.route { metadata["route"] = "\(route)" }
+        if outcome != .completed { metadata["outcome"] = "\(outcome)" }
+        logger.info("\(summary.method) \(summary.path) \(summary.status?.code ?? 0)", metadata: metadata)
+        observer?.requestCompleted(summary)
+    }
+
+    /// libmicrohttpd writes `Content-Length`, `Transfer-Encoding` and framing itself.
+    private static func isFramingHeader(_ name: String) -> Bool {
+        HTTPHeaders.namesEqual(name, "Content-Length") || HTTPHeaders.namesEqual(name, "Transfer-Encoding")
+    }
+
+    private static func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private static func headers(_ connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, MHDCallbacks.collectHeader, UnsafeMutableRawPointer(pointer))
+        }
+        return headers
+    }
+}

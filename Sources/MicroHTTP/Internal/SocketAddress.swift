@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An IPv4 or IPv6 socket address to bind, parsed from a host literal.
+struct SocketAddress {
+    enum Storage {
+        case v4(sockaddr_in)
+        case v6(sockaddr_in6)
+    }
+
+    let storage: Storage
+
+    var isIPv6: Bool {
+        if case .v6 = storage { return true }
+        return false
+    }
+
+    /// Parses `127.0.0.1`, `0.0.0.0`, `::1`, `[::1]`, `::` or `localhost` (→ 127.0.0.1).
+    init(host: String, port: Int) throws(ServerError) {
+        var literal = host == "localhost" ? "127.0.0.1" : host
+        if literal.hasPrefix("[") && literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            storage = .v4(v4)
+            return
+        }
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET6, literal, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            storage = .v6(v6)
+            return
+        }
+        throw ServerError.invalidHost(host)
+    }
+
+    /// Calls `body` with a pointer to the `sockaddr` (valid only during the call).
+    func withSockAddr<Result>(_ body: (UnsafeMutableRawPointer) throws -> Result) rethrows -> Result {
+        switch storage {
+        case .v4(var address): return try withUnsafeMutableBytes(of: &address) { try body($0.baseAddress!) }
+        case .v6(var address): return try withUnsafeMutableBytes(of: &address) { try body($0.baseAddress!) }
+        }
+    }
+
+    /// The printable IP address of a peer (`192.0.2.1`, `::1`), or nil.
+    static func describe(_ address: UnsafePointer<sockaddr>) -> String? {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+            guard inet_ntop(AF_INET, &v4.sin_addr, &text, socklen_t(text.count)) != nil else { return nil }
+        case AF_INET6:
+            var v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
+            guard inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count)) != nil else { return nil }
+        default:
+            return nil
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,102 @@
+/// An HTTP request as a handler sees it: method, path, query, headers and the whole body.
+///
+/// The server builds one per request after the body has been received (bodies are limited by
+/// ``ServerConfiguration/maxBodySize``). Tests of other modules build them directly with
+/// ``init(method:path:query:headers:body:remoteAddress:)`` or ``init(method:target:headers:body:)``.
+public struct Request: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The path, percent-decoded once by libmicrohttpd and not normalised (`/a/../b` stays as it is).
+    public var path: String
+    /// The query string exactly as received (still percent-encoded), without `?`; nil when the target has no `?`.
+    public var rawQuery: String?
+    /// The decoded query items.
+    public var query: QueryItems
+    /// The request headers, as received.
+    public var headers: HTTPHeaders
+    /// The request body (empty for most GETs).
+    public var body: [UInt8]
+    /// The request id: 16 hex characters, also sent back as `X-Request-ID` and written in the logs.
+    public var id: String
+    /// Route parameters, filled by the ``Router`` (`/people/:id` → `["id": "42"]`).
+    public var parameters: [String: String]
+    /// The pattern of the route that matched (`/people/:id`), filled by the ``Router``; nil before routing.
+    public var route: String?
+    /// The client's IP address, when known.
+    public var remoteAddress: String?
+
+    /// Lets the router tell the server which route pattern answered, for metrics and logs.
+    let annotations: RequestAnnotations
+
+    /// Creates a request, e.g. for testing a controller without sockets.
+    public init(
+        method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(), headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [], remoteAddress: String? = nil
+    ) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body, id: RequestID.next(), remoteAddress: remoteAddress)
+    }
+
+    init(method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String, remoteAddress: String?) {
+        self.method = method
+        self.path = path
+        self.rawQuery = query.isEmpty ? nil : query.percentEncoded
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.id = id
+        self.parameters = [:]
+        self.route = nil
+        self.remoteAddress = remoteAddress
+        self.annotations = RequestAnnotations()
+    }
+
+    /// Creates a request from a target such as `/people?offset=20&limit=10`; the path part is taken as already decoded.
+    ///
+    /// - Throws: ``HTTPError`` (400) when the query is malformed, as the server would answer.
+    public init(method: HTTPMethod = .get, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPError) {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let rawQuery = parts.count > 1 ? String(parts[1]) : nil
+        self.init(method: method, path: String(parts[0]), headers: headers, body: body)
+        self.rawQuery = rawQuery
+        self.query = try rawQuery.map { raw throws(HTTPError) in try QueryItems(parsing: raw) } ?? QueryItems()
+    }
+
+    /// Whether the client asked for JSON rather than HTML.
+    ///
+    /// True when the `Accept` header lists `application/json` (or a `+json` type) and does not
+    /// list `text/html` before it. Quality values are ignored: the order decides. Browsers send
+    /// `text/html` first; `curl -H 'Accept: application/json'` and `fetch` with that header get JSON.
+    public var prefersJSON: Bool {
+        guard let accept = headers["Accept"] else { return false }
+        for range in accept.split(separator: ",") {
+            let mediaType = range.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
+            if mediaType == "text/html" { return false }
+            if mediaType == "application/json" || mediaType.hasSuffix("+json") { return true }
+        }
+        return false
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
+}
+
+/// Per-request notes written by the router and read back by the server after the handler returns.
+///
+/// A class so that the copies of a ``Request`` handed down the chain all share it; it is written
+/// and read on the one worker thread that serves the request, the lock only keeps that honest.
+final class RequestAnnotations: Sendable {
+    private let storage = Locked<String?>(nil)
+
+    /// The route pattern that matched, if any.
+    var route: String? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

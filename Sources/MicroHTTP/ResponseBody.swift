@@ -1,0 +1,21 @@
+/// The body of a ``Response``: nothing, bytes in memory, or a stream produced on demand.
+///
+/// A `.bytes` body is sent with `Content-Length`; a `.stream` body with
+/// `Transfer-Encoding: chunked`, pulled from its producer as the client reads.
+public enum ResponseBody {
+    /// No body (`Content-Length: 0`).
+    case empty
+    /// A body held in memory.
+    case bytes([UInt8])
+    /// A body produced part by part; see ``ResponseBodyProducer``.
+    case stream(any ResponseBodyProducer)
+
+    /// The length of an in-memory body; nil for a stream.
+    public var knownLength: Int? {
+        switch self {
+        case .empty: return 0
+        case .bytes(let bytes): return bytes.count
+        case .stream: return nil
+        }
+    }
+}

@@ -1,0 +1,174 @@
+/// Dispatches requests to handlers by method and path pattern.
+///
+/// Build it at start-up, then hand it to the ``Server``; it is immutable while serving.
+///
+/// ## Patterns
+/// - Literal segments: `/people/new`.
+/// - Parameters: `/people/:id` matches `/people/42` with `parameters["id"] == "42"`; a parameter
+///   never matches an empty segment.
+/// - A trailing `*` (or `*name`) matches the rest of the path, possibly empty, under the name `*` (or `name`).
+///
+/// Literal segments win over parameters, parameters over `*`, segment by segment from the left.
+///
+/// ## Answers
+/// - A trailing slash is ignored: `/people/` is answered like `/people` (but it is kept in what `*` matches).
+/// - No route matches the path: 404. Routes match the path for other methods only: 405 with `Allow`.
+/// - `HEAD` is answered by the `GET` route (libmicrohttpd sends the headers without the body).
+/// - `OPTIONS` without an explicit route: 204 with `Allow`.
+public struct Router: HTTPResponder {
+    /// A request handler.
+    public typealias Handler = @Sendable (Request) throws -> Response
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let pattern: String
+        let segments: [Segment]
+        let specificity: [Int]
+        let handler: Handler
+    }
+
+    private enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+        case rest(String)
+    }
+
+    private var table: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// The registered routes, in registration order.
+    public var routes: [(method: HTTPMethod, pattern: String)] {
+        table.map { ($0.method, $0.pattern) }
+    }
+
+    /// Registers `handler` for `method` on `pattern`; a later registration of the same method and pattern replaces the earlier one.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        let segments = Self.parse(pattern: pattern)
+        let route = Route(
+            method: method, pattern: pattern, segments: segments,
+            specificity: segments.map {
+                switch $0 {
+                case .literal: 2
+                case .parameter: 1
+                case .rest: 0
+                }
+            }, handler: handler)
+        table.removeAll { $0.method == method && $0.pattern == pattern }
+        table.append(route)
+    }
+
+    /// Registers a `GET` handler (which also answers `HEAD`).
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) {
+        on(.get, pattern, handler)
+    }
+
+    /// Registers a `POST` handler.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) {
+        on(.post, pattern, handler)
+    }
+
+    /// Registers a `PUT` handler.
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) {
+        on(.put, pattern, handler)
+    }
+
+    /// Registers a `DELETE` handler.
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
+        on(.delete, pattern, handler)
+    }
+
+    /// Serves the files under `root` at `prefix` (e.g. `/static/app.css` → `root/app.css`); see ``StaticFiles``.
+    public mutating func serveStaticFiles(at prefix: String = "/static", from root: String, cacheControl: String = StaticFiles.defaultCacheControl) {
+        let files = StaticFiles(root: root, cacheControl: cacheControl)
+        let base = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+        get(base + "/*") { request in
+            try files.response(for: request.parameters["*"] ?? "", request: request)
+        }
+    }
+
+    public func respond(to request: Request) throws -> Response {
+        let segments = Self.split(path: request.path)
+        var matches: [(route: Route, parameters: [String: String])] = []
+        for route in table {
+            if let parameters = Self.match(route.segments, segments) { matches.append((route, parameters)) }
+        }
+        var best = Self.mostSpecific(matches, for: request.method)
+        if best == nil && request.method == .head { best = Self.mostSpecific(matches, for: .get) }
+        if let best {
+            var routed = request
+            routed.parameters = best.parameters
+            routed.route = best.route.pattern
+            request.annotations.route = best.route.pattern
+            return try best.route.handler(routed)
+        }
+        guard !matches.isEmpty else { throw HTTPError.notFound() }
+        let allow = Self.allowList(matches.map(\.route.method))
+        if request.method == .options {
+            return Response(status: .noContent, headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
+        }
+        throw HTTPError.methodNotAllowed(allowed: allow)
+    }
+
+    private static func mostSpecific(
+        _ matches: [(route: Route, parameters: [String: String])], for method: HTTPMethod
+    ) -> (route: Route, parameters: [String: String])? {
+        var best: (route: Route, parameters: [String: String])?
+        for match in matches where match.route.method == method {
+            if let current = best, !current.route.specificity.lexicographicallyPrecedes(match.route.specificity) { continue }
+            best = match
+        }
+        return best
+    }
+
+    /// The methods to announce in `Allow`: the registered ones, plus HEAD with GET, plus OPTIONS.
+    private static func allowList(_ methods: [HTTPMethod]) -> [HTTPMethod] {
+        var result: [HTTPMethod] = []
+        for method in methods {
+            result.append(method)
+            if method == .get { result.append(.head) }
+        }
+        result.append(.options)
+        var seen = Set<HTTPMethod>()
+        return result.filter { seen.insert($0).inserted }
+    }
+
+    private static func parse(pattern: String) -> [Segment] {
+        let parts = split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern)
+        return parts.enumerated().map { index, part in
+            if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") {
+                precondition(index == parts.count - 1, "'*' must be the last segment of a route pattern: \(pattern)")
+                return .rest(part.count > 1 ? String(part.dropFirst()) : "*")
+            }
+            return .literal(String(part))
+        }
+    }
+
+    /// Splits a path into segments, keeping empty inner segments (`//x`) and the trailing empty one (`/a/`).
+    private static func split(path: String) -> [Substring] {
+        guard path.hasPrefix("/") else { return [Substring(path)] }
+        if path == "/" { return [] }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    private static func match(_ pattern: [Segment], _ path: [Substring]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .rest(let name):
+                parameters[name] = index < path.count ? path[index...].joined(separator: "/") : ""
+                return parameters
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < path.count, !path[index].isEmpty else { return nil }
+                parameters[name] = String(path[index])
+            }
+        }
+        // One trailing slash is ignored: `/people/` matches `/people`.
+        let trailingSlash = path.count == pattern.count + 1 && path.last?.isEmpty == true
+        return path.count == pattern.count || trailingSlash ? parameters : nil
+    }
+}

@@ -1,0 +1,146 @@
+import CMicroHTTPD
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd: a pool of worker threads, each with its own epoll loop.
+///
+/// Handlers run synchronously on the worker threads. Start it once; stop it once (further
+/// calls to ``stop(gracePeriod:)`` wait for the first to finish).
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/hello") { _ in .text("Hello") }
+/// let server = Server(configuration: ServerConfiguration(port: 8080), responder: router, logger: Logger(label: "http"))
+/// try server.start()
+/// // … on SIGTERM:
+/// server.stop(gracePeriod: .seconds(10))
+/// ```
+public final class Server: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: ServerConfiguration
+
+    private let core: ServerCore
+    private let state = Locked(State.idle)
+
+    private enum State {
+        case idle
+        case running(daemon: OpaquePointer, port: Int, context: Unmanaged<ServerCore>)
+        case stopping
+        case stopped
+    }
+
+    /// Creates a server; nothing listens until ``start()``.
+    public init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)? = nil) {
+        self.configuration = configuration
+        self.core = ServerCore(configuration: configuration, responder: responder, logger: logger, observer: observer)
+    }
+
+    deinit {
+        stop(gracePeriod: .zero)
+    }
+
+    /// The port the server listens on (the bound one when configured with port 0); the configured port before start.
+    public var port: Int {
+        state.withLock { state in
+            if case .running(_, let port, _) = state { return port }
+            return configuration.port
+        }
+    }
+
+    /// Whether the server is accepting connections.
+    public var isRunning: Bool {
+        state.withLock { state in
+            if case .running = state { return true }
+            return false
+        }
+    }
+
+    /// Connections currently open.
+    public var openConnections: Int {
+        core.openConnections.load(ordering: .relaxed)
+    }
+
+    /// Binds and starts the worker threads.
+    ///
+    /// - Throws: ``ServerError`` for an invalid configuration, an unusable host, a failed bind, or a second start.
+    public func start() throws(ServerError) {
+        try configuration.validate()
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        try state.withLock { (state: inout State) throws(ServerError) in
+            guard case .idle = state else { throw ServerError.alreadyStarted }
+            let context = Unmanaged.passRetained(core)
+            let daemon = address.withSockAddr { socketAddress in
+                startDaemon(context: context.toOpaque(), socketAddress: socketAddress, ipv6: address.isIPv6)
+            }
+            guard let daemon else {
+                let reason = String(cString: strerror(errno))
+                context.release()
+                throw ServerError.bindFailed(host: configuration.host, port: configuration.port, reason: reason)
+            }
+            let port = Int(cmhd_daemon_port(daemon))
+            state = .running(daemon: daemon, port: port, context: context)
+            core.logger.info(
+                "Listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)"])
+        }
+    }
+
+    /// Stops gracefully: refuses new connections, lets requests in flight finish until `gracePeriod` has passed, then closes everything.
+    ///
+    /// Idempotent and callable from any thread (e.g. after `sigwait` on the main thread), but not from a handler.
+    public func stop(gracePeriod: Duration = .seconds(10)) {
+        let running: (daemon: OpaquePointer, context: Unmanaged<ServerCore>)? = state.withLock { state in
+            guard case .running(let daemon, _, let context) = state else {
+                if case .idle = state { state = .stopped }
+                return nil
+            }
+            state = .stopping
+            return (daemon, context)
+        }
+        guard let running else {
+            while state.withLock({ if case .stopping = $0 { return true } else { return false } }) { usleep(5_000) }
+            return
+        }
+        core.draining.store(true, ordering: .relaxed)
+        let listenSocket = MHD_quiesce_daemon(running.daemon)
+        // Refuse new connections now: the socket may only be closed after MHD_stop_daemon, but shutdown() already makes the kernel reset them.
+        if listenSocket >= 0 { shutdown(listenSocket, Int32(SHUT_RDWR)) }
+        let deadline = ContinuousClock.now + gracePeriod
+        while core.inFlightRequests.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        let abandoned = core.inFlightRequests.load(ordering: .relaxed)
+        MHD_stop_daemon(running.daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        running.context.release()
+        core.logger.info("Stopped", metadata: abandoned > 0 ? ["abandoned_requests": "\(abandoned)"] : [:])
+        state.withLock { $0 = .stopped }
+    }
+
+    private func startDaemon(context: UnsafeMutableRawPointer, socketAddress: UnsafeMutableRawPointer, ipv6: Bool) -> OpaquePointer? {
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if ipv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options: [MHD_OptionItem] = [
+            cmhd_option_pointer(.SOCK_ADDR, socketAddress),
+            cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.connectionLimit)),
+            cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.perIPConnectionLimit)),
+            cmhd_option_uint(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeout)),
+            cmhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
+            cmhd_option_uint(.LISTEN_BACKLOG_SIZE, UInt32(configuration.listenBacklog)),
+            cmhd_option_uri_log(MHDCallbacks.logURI, context),
+            cmhd_option_notify_completed(MHDCallbacks.requestCompleted, context),
+            cmhd_option_notify_connection(MHDCallbacks.connectionNotification, context),
+        ]
+        if configuration.threads > 1 {
+            options.append(cmhd_option_uint(.THREAD_POOL_SIZE, UInt32(configuration.threads)))
+        }
+        options.append(cmhd_option_end())
+        return options.withUnsafeMutableBufferPointer { buffer in
+            cmhd_start_daemon(flags, UInt16(configuration.port), MHDCallbacks.accessHandler, context, buffer.baseAddress)
+        }
+    }
+}

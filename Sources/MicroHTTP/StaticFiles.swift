@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Serves the regular files under a root directory, with validators and conditional requests.
+///
+/// Answers carry `Content-Type` (by extension, see ``MIMEType``), a strong `ETag` built from the
+/// file's size and modification time, `Last-Modified` and `Cache-Control`. `If-None-Match`
+/// (or, without it, `If-Modified-Since`) that still matches gets 304 without a body.
+///
+/// A bad path never gets a 5xx nor a byte from outside the root: ``resolve(_:)`` refuses it
+/// before the file system is touched, and the resolved file must still be inside the root once
+/// symbolic links are followed (`realpath`). Directories are not listed (404).
+public struct StaticFiles: Sendable {
+    /// `Cache-Control` used unless another is given.
+    public static let defaultCacheControl = "public, max-age=3600"
+    /// Relative paths longer than this (in UTF-8 bytes) get 414.
+    public static let maxPathLength = 1024
+    /// Files up to this size are read into memory and sent with `Content-Length`; larger ones are streamed.
+    public static let inMemoryLimit = 1 << 20
+
+    /// The directory served, as given.
+    public let root: String
+    /// The `Cache-Control` value sent with every file.
+    public let cacheControl: String
+
+    /// Creates a file server for `root` (relative paths are relative to the working directory).
+    public init(root: String, cacheControl: String = StaticFiles.defaultCacheControl) {
+        self.root = root
+        self.cacheControl = cacheControl
+    }
+
+    /// Checks a path relative to the root (what follows `/static/`) and returns its segments.
+    ///
+    /// Refused with 404: an empty path or segment (`a//b`, a leading or trailing `/`), `.` and `..`,
+    /// any segment starting with `.` (hidden files), NUL, control characters, backslashes, and a
+    /// percent-escape that survived libmicrohttpd's single decoding (`%2e`, `%2f`, `%5c`, `%25`…:
+    /// a double-encoded path is an attack, never a file name here). Longer than ``maxPathLength``: 414.
+    public static func resolve(_ path: String) throws(HTTPError) -> [String] {
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maxPathLength else { throw HTTPError.uriTooLong() }
+        guard !bytes.isEmpty else { throw HTTPError.notFound() }
+        for (index, byte) in bytes.enumerated() {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { throw HTTPError.notFound() }
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                throw HTTPError.notFound()
+            }
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for segment in segments where segment.isEmpty || segment.hasPrefix(".") {
+            throw HTTPError.notFound()
+        }
+        return segments.map(String.init)
+    }
+
+    /// The response for `relativePath` (as matched after the prefix), honouring the conditional headers of `request`.
+    public func response(for relativePath: String, request: Request) throws(HTTPError) -> Response {
+        let segments = try Self.resolve(relativePath)
+        guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
+        guard let file = Self.realPath(base + "/" + segments.joined(separator: "/")), file.hasPrefix(base == "/" ? "/" : base + "/")
+        else { throw HTTPError.notFound() }
+
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw HTTPError.notFound() }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw HTTPError.notFound()
+        }
+        let size = Int(status.st_size)
+        let modified = Int(status.st_mtim.tv_sec)
+        let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\(String(status.st_mtim.tv_nsec, radix: 16))\""
+        var headers: HTTPHeaders = [
+            "ETag": etag, "Last-Modified": HTTPDate.format(secondsSince1970: modified), "Cache-Control": cacheControl,
+        ]
+        if Self.isNotModified(request: request, etag: etag, modified: modified) {
+            close(descriptor)
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: MIMEType.forPath(file))
+        if size > Self.inMemoryLimit {
+            return Response(status: .ok, headers: headers, body: .stream(FileProducer(descriptor: descriptor)))
+        }
+        defer { close(descriptor) }
+        guard let bytes = Self.readAll(descriptor, size: size) else { throw HTTPError.notFound() }
+        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    private static func isNotModified(request: Request, etag: String, modified: Int) -> Bool {
+        if let ifNoneMatch = request.headers["If-None-Match"] {
+            let strip: (Substring) -> Substring = { tag in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+            return ifNoneMatch.split(separator: ",").contains { candidate in
+                let tag = candidate.trimmingSpaces()
+                return tag == "*" || strip(tag) == Substring(etag)
+            }
+        }
+        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
+            return modified <= since
+        }
+        return false
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, size - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            filled += count
+        }
+        return bytes
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+}
+
+/// Streams a large file in chunks; closes the descriptor when released.
+final class FileProducer: ResponseBodyProducer {
+    private let descriptor: Int32
+    private let chunkSize = 64 * 1024
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func produce(into buffer: inout [UInt8]) throws -> Bool {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start, chunkSize) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                buffer.removeLast(chunkSize)
+                throw FileReadError(errno: errno)
+            }
+            buffer.removeLast(chunkSize - count)
+            return count > 0
+        }
+    }
+
+    struct FileReadError: Error, CustomStringConvertible {
+        let errno: Int32
+        var description: String { "reading a static file failed: \(String(cString: strerror(errno)))" }
+    }
+}

@@ -1,0 +1,65 @@
+import MicroHTTP
+import Testing
+
+@Suite struct QueryItemsTests {
+    @Test func repeatedKeysKeepOrder() throws {
+        let query = try QueryItems(parsing: "tag=a&x=1&tag=b")
+        #expect(query["tag"] == "a")
+        #expect(query.values(for: "tag") == ["a", "b"])
+        #expect(query.count == 3)
+    }
+
+    @Test func plusAndPercentDecodeToSpace() throws {
+        let query = try QueryItems(parsing: "q=hello+world&r=hello%20world&s=a%2Bb&t=%26%3D")
+        #expect(query["q"] == "hello world")
+        #expect(query["r"] == "hello world")
+        #expect(query["s"] == "a+b")
+        #expect(query["t"] == "&=")
+    }
+
+    @Test func emptyValuesAndEmptyItems() throws {
+        let query = try QueryItems(parsing: "a=1&&b&c=&=d&")
+        #expect(query.map(\.name) == ["a", "b", "c", ""])
+        #expect(query["b"] == "")
+        #expect(query["c"] == "")
+        #expect(query[""] == "d")
+        #expect(query["missing"] == nil)
+        #expect(try QueryItems(parsing: "").isEmpty)
+    }
+
+    @Test func valueMayContainEquals() throws {
+        #expect(try QueryItems(parsing: "expr=a=b")["expr"] == "a=b")
+    }
+
+    @Test func unicode() throws {
+        let query = try QueryItems(parsing: "name=J%C3%BCrgen&emoji=%F0%9F%8D%B7&raw=caf\u{E9}")
+        #expect(query["name"] == "Jürgen")
+        #expect(query["emoji"] == "🍷")
+        #expect(query["raw"] == "café")
+    }
+
+    @Test(arguments: ["a=%zz", "a=%", "a=%2", "a=1&b=%g0", "%zz=1", "a=%C3%28", "a=%FF"])
+    func malformedIsBadRequest(_ raw: String) {
+        do {
+            _ = try QueryItems(parsing: raw)
+            Issue.record("\(raw) should not parse")
+        } catch {
+            #expect(error.status == .badRequest)
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test func encodingRoundTrips() throws {
+        let query: QueryItems = ["q": "a b&c=d/é", "empty": ""]
+        #expect(query.percentEncoded == "q=a+b%26c%3Dd%2F%C3%A9&empty=")
+        #expect(try QueryItems(parsing: query.percentEncoded) == query)
+    }
+
+    @Test func requestFromTarget() throws {
+        let request = try Request(target: "/people?offset=20&limit=10")
+        #expect(request.path == "/people")
+        #expect(request.rawQuery == "offset=20&limit=10")
+        #expect(request.query["limit"] == "10")
+        #expect(throws: HTTPError.self) { try Request(target: "/x?a=%zz") }
+    }
+}

@@ -1,0 +1,78 @@
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+@Suite struct RouterTests {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/") { _ in .text("home") }
+        router.get("/people") { _ in .text("list") }
+        router.get("/people/new") { _ in .text("new form") }
+        router.get("/people/:id") { request in .text("person \(request.parameters["id"] ?? "?") via \(request.route ?? "?")") }
+        router.post("/people") { request in .text("created \(request.body.count)", status: .created) }
+        router.delete("/people/:id") { _ in Response(status: .noContent) }
+        router.get("/files/*") { request in .text("rest=\(request.parameters["*"] ?? "nil")") }
+        return router
+    }
+
+    func respond(_ method: HTTPMethod, _ path: String) throws -> Response {
+        try Self.router().respond(to: Request(method: method, path: path))
+    }
+
+    func text(_ response: Response) -> String {
+        if case .bytes(let bytes) = response.body { return String(decoding: bytes, as: UTF8.self) }
+        return ""
+    }
+
+    @Test func literalAndParameterRoutes() throws {
+        #expect(text(try respond(.get, "/")) == "home")
+        #expect(text(try respond(.get, "/people")) == "list")
+        #expect(text(try respond(.get, "/people/42")) == "person 42 via /people/:id")
+        #expect(text(try respond(.get, "/people/new")) == "new form")
+    }
+
+    @Test func trailingSlashIsIgnored() throws {
+        #expect(text(try respond(.get, "/people/")) == "list")
+        #expect(text(try respond(.get, "/people/7/")) == "person 7 via /people/:id")
+    }
+
+    @Test func restMatchesTheRemainder() throws {
+        #expect(text(try respond(.get, "/files/a/b.css")) == "rest=a/b.css")
+        #expect(text(try respond(.get, "/files/")) == "rest=")
+        #expect(text(try respond(.get, "/files//etc/passwd")) == "rest=/etc/passwd")
+    }
+
+    @Test func unknownPathIs404() {
+        #expect(throws: HTTPError.self) { try respond(.get, "/nope") }
+        do {
+            _ = try respond(.get, "/people/1/extra")
+            Issue.record("expected 404")
+        } catch let error as HTTPError {
+            #expect(error.status == .notFound)
+        } catch { Issue.record("unexpected \(error)") }
+        #expect(throws: HTTPError.self) { try respond(.get, "//people") }
+    }
+
+    @Test func otherMethodIs405WithAllow() {
+        do {
+            _ = try respond(.put, "/people")
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.headers["Allow"] == "GET, HEAD, POST, OPTIONS")
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func headUsesGetAndOptionsListsMethods() throws {
+        #expect(text(try respond(.head, "/people")) == "list")
+        let options = try respond(.options, "/people/3")
+        #expect(options.status == .noContent)
+        #expect(options.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+    }
+
+    @Test func routesAreListed() {
+        let routes = Self.router().routes
+        #expect(routes.count == 7)
+        #expect(routes.contains { $0.method == .post && $0.pattern == "/people" })
+    }
+}

@@ -6,7 +6,10 @@
 public struct Request: Sendable {
     /// The request method.
     public var method: HTTPMethod
-    /// The path, percent-decoded once by libmicrohttpd and not normalised (`/a/../b` stays as it is).
+    /// The path, percent-decoded once and not normalised (`/a/../b` stays as it is).
+    ///
+    /// Decoded like libmicrohttpd decodes it (malformed escapes are kept as they are), except that
+    /// `%00` yields a NUL character rather than cutting the path short.
     public var path: String
     /// The query string exactly as received (still percent-encoded), without `?`; nil when the target has no `?`.
     public var rawQuery: String?

@@ -34,7 +34,37 @@ final class RequestContext {
     init(rawTarget: [UInt8]) {
         self.rawTarget = rawTarget
         let pathEnd = rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? rawTarget.endIndex
-        path = String(decoding: rawTarget[..<pathEnd], as: UTF8.self)
+        path = Self.decodePath(rawTarget[..<pathEnd])
+    }
+
+    /// Percent-decodes a raw path the way libmicrohttpd does (malformed escapes stay as they are, `+` is not a space),
+    /// except that `%00` becomes a NUL character instead of cutting the path short, so handlers can refuse it.
+    static func decodePath(_ raw: ArraySlice<UInt8>) -> String {
+        guard raw.contains(UInt8(ascii: "%")) else { return String(decoding: raw, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(raw.count)
+        var index = raw.startIndex
+        while index < raw.endIndex {
+            if raw[index] == UInt8(ascii: "%"), index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]),
+                let low = hexValue(raw[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(raw[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// The raw query (after the first `?`), or nil when the target has none.

@@ -37,7 +37,8 @@ final class ServerCore: Sendable {
             // Answering now would make libmicrohttpd drop keep-alive (NOTES.md §6): wait for the next call.
             context.phase = .receivingBody
             context.method = HTTPMethod(rawValue: String(cString: method))
-            context.path = String(cString: url)
+            // The path comes from the raw target (see RequestContext.decodePath): libmicrohttpd's `url` is cut at `%00`.
+            if context.rawTarget.isEmpty { context.path = String(cString: url) }
             let length = Self.headerValue(connection, "Content-Length").flatMap { Int($0) }
             if let length, length > configuration.maxBodySize {
                 context.bodyTooLarge = true

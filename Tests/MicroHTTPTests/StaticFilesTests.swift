@@ -1,0 +1,179 @@
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+/// A temporary `Public/` root with a secret file and a `Package.swift` beside it (outside the root).
+final class TemporaryRoot {
+    static let secret = "TOP-SECRET-OUTSIDE-THE-ROOT"
+    let base: URL
+    var root: String { base.appendingPathComponent("Public").path }
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-\(UUID().uuidString)")
+        let public_ = base.appendingPathComponent("Public")
+        let files = FileManager.default
+        try files.createDirectory(at: public_.appendingPathComponent("css/sub"), withIntermediateDirectories: true)
+        try files.createDirectory(at: base.appendingPathComponent("outside"), withIntermediateDirectories: true)
+        func write(_ path: String, _ text: String, in directory: URL? = nil) throws {
+            try Data(text.utf8).write(to: (directory ?? public_).appendingPathComponent(path))
+        }
+        try write("app.css", "body { color: #333 }\n")
+        try write("app.js", "console.log('hi')\n")
+        try write("index.html", "<!doctype html><title>x</title>\n")
+        try write("logo.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n")
+        try write("data.json", "{\"a\":1}\n")
+        try write("notes.txt", "notes\n")
+        try write("font.woff2", "wOF2")
+        try write("site.webmanifest", "{}")
+        try write("favicon.ico", "ico")
+        try write("blob.bin", "bin")
+        try write(".hidden", Self.secret)
+        try write("css/sub/deep.css", "p {}\n")
+        try write("Package.swift", Self.secret, in: base)
+        try write("outside/secret.txt", Self.secret, in: base)
+        try files.createSymbolicLink(
+            atPath: public_.appendingPathComponent("escape.txt").path, withDestinationPath: base.appendingPathComponent("outside/secret.txt").path)
+        try files.createSymbolicLink(
+            atPath: public_.appendingPathComponent("escape-dir").path, withDestinationPath: base.appendingPathComponent("outside").path)
+        try files.createSymbolicLink(atPath: public_.appendingPathComponent("inside-link.css").path, withDestinationPath: "app.css")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: base)
+    }
+}
+
+@Suite struct StaticFilesTests {
+    static func router(_ root: TemporaryRoot) -> Router {
+        var router = Router()
+        router.serveStaticFiles(at: "/static", from: root.root)
+        router.get("/hello") { _ in .text("hi") }
+        return router
+    }
+
+    @Test func contentTypes() throws {
+        let root = try TemporaryRoot()
+        let expected = [
+            "app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "index.html": "text/html; charset=utf-8",
+            "logo.svg": "image/svg+xml", "data.json": "application/json", "notes.txt": "text/plain; charset=utf-8",
+            "font.woff2": "font/woff2", "site.webmanifest": "application/manifest+json", "favicon.ico": "image/x-icon",
+            "blob.bin": "application/octet-stream", "css/sub/deep.css": "text/css; charset=utf-8",
+            "inside-link.css": "text/css; charset=utf-8",
+        ]
+        try withServer(Self.router(root)) { server in
+            for (path, type) in expected {
+                let response = try fetch(server, "/static/\(path)")
+                #expect(response.status == 200, "\(path)")
+                #expect(response.headers["Content-Type"] == type, "\(path)")
+                #expect(response.headers["Cache-Control"] == "public, max-age=3600")
+            }
+            #expect(try fetch(server, "/static/app.css").text == "body { color: #333 }\n")
+        }
+    }
+
+    @Test func validatorsAndConditionalRequests() throws {
+        let root = try TemporaryRoot()
+        try withServer(Self.router(root)) { server in
+            let first = try fetch(server, "/static/app.css")
+            let etag = try #require(first.headers["ETag"])
+            let lastModified = try #require(first.headers["Last-Modified"])
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(lastModified.hasSuffix(" GMT"))
+
+            let byTag = try fetch(server, "/static/app.css", headers: [("If-None-Match", etag)])
+            #expect(byTag.status == 304)
+            #expect(byTag.body.isEmpty)
+            #expect(byTag.headers["ETag"] == etag)
+            #expect(try fetch(server, "/static/app.css", headers: [("If-None-Match", "\"other\", W/\(etag)")]).status == 304)
+            #expect(try fetch(server, "/static/app.css", headers: [("If-None-Match", "\"other\"")]).status == 200)
+
+            let byDate = try fetch(server, "/static/app.css", headers: [("If-Modified-Since", lastModified)])
+            #expect(byDate.status == 304)
+            let old = try fetch(server, "/static/app.css", headers: [("If-Modified-Since", "Sat, 01 Jan 2000 00:00:00 GMT")])
+            #expect(old.status == 200)
+            // If-None-Match takes precedence over If-Modified-Since.
+            let both = try fetch(server, "/static/app.css", headers: [("If-None-Match", "\"x\""), ("If-Modified-Since", lastModified)])
+            #expect(both.status == 200)
+
+            let head = try fetch(server, "/static/app.css", method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers["Content-Length"] == "21")
+            #expect(head.headers["ETag"] == etag)
+        }
+    }
+
+    static let hostileTargets = [
+        "/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/%2E%2E/Package.swift", "/static/..%2fPackage.swift",
+        "/static/..%2FPackage.swift", "/static/%2e%2e%2fPackage.swift", "/static/%252e%252e/Package.swift",
+        "/static/css/../../Package.swift", "/static/./app.css", "/static/%00", "/static/app.css%00.txt", "/static//etc/passwd",
+        "//etc/passwd", "/static/..\\Package.swift", "/static/%5c..%5cPackage.swift", "/static\\..\\Package.swift",
+        "/static/escape.txt", "/static/escape-dir/secret.txt", "/static/.hidden", "/static/css", "/static/css/", "/static/",
+        "/static", "/static/app.css/", "/static/../outside/secret.txt", "/static/%2e%2e%5coutside%5csecret.txt",
+        "/static/css/sub/%2e%2e/%2e%2e/%2e%2e/Package.swift", "/static/%EF%BC%8E%EF%BC%8E/Package.swift",
+        "/static/nope.css", "/../Package.swift", "/static/app.css?x=../../Package.swift",
+    ]
+
+    @Test func traversalMatrix() throws {
+        let root = try TemporaryRoot()
+        try withServer(Self.router(root)) { server in
+            for target in Self.hostileTargets {
+                let response = try fetch(server, target)
+                #expect(response.status < 500, "\(target) → \(response.status)")
+                #expect(!response.text.contains(TemporaryRoot.secret), "\(target) leaked the outside file")
+                if target != "/static/app.css?x=../../Package.swift" {
+                    #expect(response.status == 404 || response.status == 400, "\(target) → \(response.status)")
+                }
+            }
+            #expect(try fetch(server, "/hello").status == 200)
+        }
+    }
+
+    @Test func hugePathsNeverCrash() throws {
+        let root = try TemporaryRoot()
+        try withServer(Self.router(root)) { server in
+            for length in [2_000, 16_000, 100_000] {
+                let target = "/static/" + String(repeating: "a", count: length)
+                do {
+                    let response = try fetch(server, target)
+                    #expect([400, 404, 414, 431].contains(response.status), "\(length) → \(response.status)")
+                } catch let error as TestHTTPClientError {
+                    // libmicrohttpd may close the connection instead of answering.
+                    #expect(error == .connectionClosed || error == .socketError(errno: ECONNRESET), "\(length): \(error)")
+                }
+            }
+            // Headers of ~16 KB fit the default connection memory limit.
+            let big = try fetch(server, "/hello", headers: [("X-Big", String(repeating: "b", count: 16_000))])
+            #expect(big.status == 200)
+            #expect(try fetch(server, "/hello").status == 200)
+        }
+    }
+
+    @Test(arguments: StaticFilesTests.hostileTargets)
+    func resolveRefusesWithoutTouchingTheDisk(_ target: String) {
+        guard target.hasPrefix("/static/"), !target.contains("?") else { return }
+        let relative = String(target.dropFirst("/static/".count))
+        let decoded = relative.removingPercentEncoding ?? relative
+        // Well-formed paths, refused later by the file system checks.
+        if ["nope.css", "escape.txt", "escape-dir/secret.txt", "css", "\u{FF0E}\u{FF0E}/Package.swift"].contains(decoded) { return }
+        #expect(throws: HTTPError.self, "\(decoded)") { try StaticFiles.resolve(decoded) }
+    }
+
+    @Test func resolveAcceptsOrdinaryPaths() throws {
+        #expect(try StaticFiles.resolve("app.css") == ["app.css"])
+        #expect(try StaticFiles.resolve("css/sub/deep.css") == ["css", "sub", "deep.css"])
+        #expect(try StaticFiles.resolve("name with space.txt") == ["name with space.txt"])
+        #expect(throws: HTTPError.self) { try StaticFiles.resolve(String(repeating: "a/", count: 600) + "x") }
+        do {
+            _ = try StaticFiles.resolve(String(repeating: "a", count: 2_000))
+        } catch { #expect(error.status == .uriTooLong) }
+    }
+
+    @Test func httpDatesRoundTrip() {
+        #expect(HTTPDate.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("garbage") == nil)
+    }
+}

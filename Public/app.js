@@ -40,12 +40,9 @@
     const live = document.getElementById('live');
     if (live) live.before(alert); else main.append(alert);
   }
-  function clearErrors() { main.querySelectorAll('[data-load-error]').forEach((el) => el.remove()); }
+  const clearErrors = () => main.querySelectorAll('[data-load-error]').forEach((el) => el.remove());
 
-  function announce(text) {
-    const live = document.getElementById('live');
-    if (live) live.textContent = text;
-  }
+  const announce = (text) => { const live = document.getElementById('live'); if (live) live.textContent = text; };
 
   // Appends each fragment section's rows to the page's section with the same data-section
   // (or the whole section when the page has none). Returns the first newly added row.
@@ -145,8 +142,7 @@
       watchPager();
     } catch (error) {
       placeholder.removeAttribute('aria-busy');
-      placeholder.classList.remove('loading');
-      placeholder.textContent = '';
+      placeholder.classList.replace('loading', 'alert');
       placeholder.classList.add('alert', 'alert-error');
       placeholder.setAttribute('role', 'alert');
       placeholder.textContent = `Could not load this content (${error.message}).`;

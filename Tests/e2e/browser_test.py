@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""End-to-end browser test of a running Cellar, in headless Chromium.
+
+    browser_test.py --base-url http://127.0.0.1:8080 --screenshots Tests/artifacts/screenshots
+
+Scenarios (each reported on its own; the run fails if any fails):
+  people        /people: "Load more" until >= --rows rows, live region announces them,
+                the URL tracks offset/limit, no duplicate rows
+  back          click a row link -> detail page; Back -> the same rows are there again
+  settings      /settings: >= 2 sections with an h2.section-header and a p.section-footer
+  catalog-none  search for a term with no match -> .alert and the full list
+  catalog-one   search for a term matching one product -> lands on /catalog/<id>
+  xss           the hostile list (--xss-path) renders; no injected script ran (window.__xss
+                stays undefined, no alert/confirm/prompt, no CSP violation), also after
+                "Load more"
+  axe           axe-core on /, /people, /settings, /catalog in light and dark mode: no
+                violation of impact serious or critical (all violations are printed)
+  screenshots   every page at 1280x900 and 390x844, light and dark, into --screenshots
+Every scenario also fails on a SEVERE browser console message.
+
+Needs: apt chromium chromium-driver; pip selenium axe-selenium-python.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+import traceback
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Runs before any page script: records dialogs, CSP violations and uncaught errors.
+SENTINEL = r"""
+(() => {
+  window.__dialogs = []; window.__csp = []; window.__errors = [];
+  for (const name of ['alert', 'confirm', 'prompt', 'print']) {
+    window[name] = function (message) { window.__dialogs.push(name + '(' + String(message) + ')'); };
+  }
+  document.addEventListener('securitypolicyviolation', (e) =>
+    window.__csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sample || '')));
+  window.addEventListener('error', (e) => window.__errors.push(String(e.message || e)));
+})();
+"""
+VIEWPORTS = {"desktop": (1280, 900, 1, False), "mobile": (390, 844, 2, True)}
+
+
+class Failure(AssertionError):
+    pass
+
+
+def expect(condition, message: str):
+    if not condition:
+        raise Failure(message)
+
+
+class Browser:
+    def __init__(self, base_url: str, timeout: float, ignore_console: str | None):
+        options = webdriver.ChromeOptions()
+        options.binary_location = os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium")
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                    "--disable-gpu", "--hide-scrollbars", "--lang=en-US"):
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        options.unhandled_prompt_behavior = "ignore"
+        service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+        self.driver = webdriver.Chrome(service=service, options=options)
+        self.driver.set_page_load_timeout(60)
+        self.driver.set_script_timeout(120)
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SENTINEL})
+        self.base = base_url.rstrip("/")
+        self.timeout = timeout
+        self.ignore_console = re.compile(ignore_console) if ignore_console else None
+        self.expected_404: set[str] = set()  # pages whose own 404 status is the point
+        self.set_view("desktop", "light")
+
+    # ---- helpers
+    def url(self, path: str) -> str:
+        return path if path.startswith("http") else self.base + path
+
+    def get(self, path: str):
+        self.driver.get(self.url(path))
+        self.wait(lambda d: d.execute_script("return document.readyState") == "complete", f"{path} to load")
+
+    def wait(self, condition, what: str, timeout: float | None = None):
+        try:
+            return WebDriverWait(self.driver, timeout or self.timeout, poll_frequency=0.05).until(condition)
+        except TimeoutException:
+            raise Failure(f"timed out waiting for {what} (at {self.driver.current_url})") from None
+
+    def js(self, script: str, *args):
+        return self.driver.execute_script(script, *args)
+
+    def count(self, selector: str) -> int:
+        return self.js("return document.querySelectorAll(arguments[0]).length", selector)
+
+    def set_view(self, viewport: str, scheme: str):
+        width, height, scale, mobile = VIEWPORTS[viewport]
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": scheme},
+            {"name": "prefers-reduced-motion", "value": "reduce"}]})
+
+    def console_errors(self) -> list[str]:
+        errors = []
+        for entry in self.driver.get_log("browser"):
+            if entry.get("level") == "SEVERE":
+                message = entry.get("message", "")
+                if message.split(" - ")[0] in self.expected_404 and "status of 404" in message:
+                    continue
+                if not (self.ignore_console and self.ignore_console.search(message)):
+                    errors.append(message)
+        return errors
+
+    def open_dialog(self) -> str | None:
+        try:
+            alert = self.driver.switch_to.alert
+            text = alert.text
+            alert.dismiss()
+            return text
+        except NoAlertPresentException:
+            return None
+
+    def shot(self, directory: str | None, name: str):
+        if directory:
+            self.driver.save_screenshot(os.path.join(directory, name + ".png"))
+
+    def quit(self):
+        self.driver.quit()
+
+
+# ---------------------------------------------------------------- scenarios
+
+def rows_ids(b: Browser) -> list[str]:
+    return b.js("return [...document.querySelectorAll('main li.cell')].map(li => li.id)")
+
+
+def load_more_until(b: Browser, target: int) -> int:
+    shown = b.count("main li.cell")
+    path = urlsplit(b.driver.current_url).path
+    while shown < target:
+        links = b.driver.find_elements(By.CSS_SELECTOR, "main a.load-more")
+        expect(links, f"no a.load-more link with only {shown} rows shown")
+        b.js("arguments[0].scrollIntoView({block: 'center'})", links[0])
+        links[0].click()
+        before = shown
+        b.wait(lambda d: b.count("main li.cell") > before and
+               not d.execute_script("return !!document.querySelector('[aria-busy=\"true\"]')"),
+               f"more rows after clicking Load more with {before} shown")
+        shown = b.count("main li.cell")
+        expect(urlsplit(b.driver.current_url).path == path,
+               f"clicking Load more navigated away to {b.driver.current_url} (app.js not active?)")
+    return shown
+
+
+def scenario_people(b: Browser, args, state: dict):
+    b.get("/people")
+    first = b.count("main li.cell")
+    expect(first > 0, "/people shows no li.cell rows")
+    expect(b.count("main nav.pager") == 1, "/people has no nav.pager")
+    shown = load_more_until(b, args.rows)
+    ids = rows_ids(b)
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    expect(not duplicates, f"duplicate row ids after loading: {duplicates[:10]}")
+    live = b.js("const l = document.getElementById('live'); return l ? l.textContent : null")
+    expect(live is not None, "no #live region")
+    expect(re.search(r"Rows [\d,]+\D+[\d,]+ of [\d,]+ loaded", live or ""),
+           f"live region does not announce the rows: {live!r}")
+    query = parse_qs(urlsplit(b.driver.current_url).query)
+    expect(query.get("limit") == [str(shown)] and query.get("offset") == ["0"],
+           f"URL not kept in step: {b.driver.current_url} with {shown} rows shown")
+    active = b.js("const a = document.activeElement; return a ? (a.closest('li.cell') || {}).id || a.className : null")
+    print(f"    {first} rows at first, {shown} after Load more; live: {live!r}; focus on: {active!r}")
+    state["people_ids"] = ids
+
+
+def scenario_back(b: Browser, args, state: dict):
+    ids = state.get("people_ids")
+    expect(ids, "needs the people scenario to have loaded rows")
+    list_url = b.driver.current_url
+    link = b.driver.find_element(By.CSS_SELECTOR, f"main li.cell#{ids[-10]} a.cell-link")
+    href = link.get_attribute("href")
+    b.js("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    b.wait(lambda d: d.current_url == href and d.execute_script("return document.readyState") == "complete",
+           f"the detail page {href}")
+    expect(b.count("main h1") == 1, f"detail page {href} has no h1")
+    expect(b.count("main dl.detail dt") > 0, f"detail page {href} has no dl.detail")
+    b.driver.back()
+    b.wait(lambda d: d.current_url == list_url and b.count("main li.cell") >= len(ids),
+           f"{len(ids)} rows again after Back to {list_url} (server max limit lower?)")
+    after = rows_ids(b)
+    expect(after == ids, f"rows differ after Back: {len(after)} rows, first difference at "
+           f"{next((i for i, (x, y) in enumerate(zip(ids, after)) if x != y), min(len(ids), len(after)))}")
+    print(f"    {href} and back: all {len(after)} rows present")
+
+
+def scenario_settings(b: Browser, args, state: dict):
+    b.get("/settings")
+    counts = b.js("""const s = [...document.querySelectorAll('main section.table-section')];
+        return [s.length, s.filter(x => x.querySelector('h2.section-header')).length,
+                s.filter(x => x.querySelector('p.section-footer')).length,
+                s.filter(x => x.querySelector('h2.section-header') && x.querySelector('p.section-footer')).length]""")
+    sections, headers, footers, both = counts
+    print(f"    {sections} sections, {headers} with header, {footers} with footer, {both} with both")
+    expect(both >= 2, f"/settings: want >= 2 sections with h2.section-header and p.section-footer, got {both}")
+
+
+def search(b: Browser, term: str):
+    b.get("/catalog")
+    field = b.driver.find_element(By.CSS_SELECTOR, "form.search input[type=search]")
+    field.clear()
+    field.send_keys(term)
+    before = b.driver.current_url
+    b.driver.find_element(By.CSS_SELECTOR, "form.search button[type=submit], form.search button").click()
+    b.wait(lambda d: d.current_url != before and d.execute_script("return document.readyState") == "complete",
+           f"the search for {term!r} to navigate")
+
+
+def scenario_catalog_none(b: Browser, args, state: dict):
+    b.get("/catalog")
+    full = b.count("main li.cell")
+    expect(full > 0, "/catalog shows no rows")
+    expect(b.count("main form.search input[type=search]") == 1, "/catalog has no form.search with an input[type=search]")
+    search(b, args.nomatch_term)
+    expect(b.count("main .alert") >= 1, f"no .alert after searching for {args.nomatch_term!r}")
+    alert = b.js("return document.querySelector('main .alert').textContent.trim()")
+    shown = b.count("main li.cell")
+    expect(shown == full, f"search with no match shows {shown} rows, the full list has {full}")
+    print(f"    alert: {alert!r}; {shown} rows (full list)")
+
+
+def catalog_titles(b: Browser) -> list[str]:
+    b.get("/catalog")
+    return b.js("return [...document.querySelectorAll('main li.cell.product .cell-title, main li.cell .cell-title')]"
+                ".filter(e => e.closest('li').querySelector('a.cell-link')).map(e => e.textContent.trim())")
+
+
+def scenario_catalog_one(b: Browser, args, state: dict):
+    term = args.unique_term
+    if not term:
+        titles = catalog_titles(b)
+        lowered = [t.lower() for t in titles]
+        term = next((t for t, low in zip(titles, lowered) if t and sum(low in o for o in lowered) == 1), None)
+        expect(term, f"could not find a product title unique in {titles[:20]}; pass --unique-term")
+    search(b, term)
+    path = urlsplit(b.driver.current_url).path
+    expect(re.fullmatch(r"/catalog/[^/]+", path), f"searching for {term!r} landed on {b.driver.current_url}, not /catalog/<id>")
+    expect(b.count("main h1") == 1, f"{path} has no h1")
+    print(f"    {term!r} -> {path}")
+
+
+def injected(b: Browser) -> list[str]:
+    found = []
+    if b.js("return typeof window.__xss") != "undefined":
+        found.append(f"window.__xss = {b.js('return window.__xss')!r}")
+    dialog = b.open_dialog()
+    if dialog is not None:
+        found.append(f"a real dialog opened: {dialog!r}")
+    for key in ("__dialogs", "__csp", "__errors"):
+        values = b.js(f"return window.{key} || []")
+        if values:
+            found.append(f"{key}: {values[:5]}")
+    return found
+
+
+def scenario_xss(b: Browser, args, state: dict):
+    b.get(args.xss_path)
+    time.sleep(0.5)  # give anything that would fire (onerror, onload, autofocus) a chance
+    rows = b.count("main li.cell")
+    expect(rows > 0, f"{args.xss_path} shows no rows")
+    problems = injected(b)
+    loaded = rows
+    if b.count("main a.load-more"):
+        loaded = load_more_until(b, rows + 1)
+        time.sleep(0.5)
+        problems += [f"after Load more: {p}" for p in injected(b)]
+    if b.driver.find_elements(By.CSS_SELECTOR, "main li.cell a.cell-link"):
+        link = b.driver.find_element(By.CSS_SELECTOR, "main li.cell a.cell-link")
+        b.js("arguments[0].scrollIntoView({block: 'center'})", link)
+        link.click()
+        b.wait(lambda d: d.execute_script("return document.readyState") == "complete", "a hostile row's detail")
+        time.sleep(0.3)
+        problems += [f"on detail {b.driver.current_url}: {p}" for p in injected(b)]
+    expect(not problems, "injected script ran: " + "; ".join(problems))
+    print(f"    {rows} hostile rows rendered ({loaded} after Load more); nothing ran")
+
+
+def scenario_axe(b: Browser, args, state: dict):
+    from axe_selenium_python import Axe
+    bad = []
+    for scheme in ("light", "dark"):
+        b.set_view("desktop", scheme)
+        for path in args.axe_paths:
+            b.get(path)
+            axe = Axe(b.driver)
+            axe.inject()
+            results = axe.run()
+            violations = results.get("violations", [])
+            for v in violations:
+                targets = [" ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
+                line = f"{path} [{scheme}] {v.get('impact')}: {v['id']} — {v.get('help')} ({len(targets)} nodes: {targets[:3]})"
+                print("    " + line)
+                for node in v.get("nodes", [])[:2]:
+                    summary = (node.get("failureSummary") or "").replace("\n", " ")
+                    print(f"        {summary[:300]}")
+                if v.get("impact") in ("serious", "critical"):
+                    bad.append(line)
+            print(f"    {path} [{scheme}]: {len(violations)} violation(s), {len(results.get('passes', []))} rules passed")
+    b.set_view("desktop", "light")
+    expect(not bad, f"{len(bad)} serious/critical axe violation(s)")
+
+
+def scenario_screenshots(b: Browser, args, state: dict):
+    expect(args.screenshots, "no --screenshots directory")
+    os.makedirs(args.screenshots, exist_ok=True)
+    detail = f"/people/{state['people_ids'][0].removeprefix('row-')}" if state.get("people_ids") else "/people/1"
+    pages = [("home", "/"), ("people", "/people"), ("people-detail", detail), ("settings", "/settings"),
+             ("catalog", "/catalog"), ("catalog-nomatch", f"/catalog?q={args.nomatch_term}"),
+             ("xss", args.xss_path), ("big", "/big"), ("not-found", "/no-such-list/really")]
+    taken = 0
+    b.expected_404.add(b.url(pages[-1][1]))
+    for viewport in VIEWPORTS:
+        for scheme in ("light", "dark"):
+            b.set_view(viewport, scheme)
+            for name, path in pages:
+                b.get(path)
+                time.sleep(0.15)
+                b.shot(args.screenshots, f"{name}-{viewport}-{scheme}")
+                taken += 1
+            if viewport == "desktop":  # the load-more state, focus ring and live region
+                b.get("/people")
+                load_more_until(b, b.count("main li.cell") + 1)
+                b.js("document.activeElement && document.activeElement.scrollIntoView({block: 'center'})")
+                b.shot(args.screenshots, f"people-loaded-{viewport}-{scheme}")
+                taken += 1
+    b.set_view("desktop", "light")
+    print(f"    {taken} screenshots in {args.screenshots}")
+
+
+SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings),
+             ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
+             ("xss", scenario_xss), ("axe", scenario_axe), ("screenshots", scenario_screenshots)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--screenshots", metavar="DIR", help="directory for screenshots (the scenario is skipped without it)")
+    parser.add_argument("--xss-path", default="/xss")
+    parser.add_argument("--rows", type=int, default=300, help="rows to load on /people (default 300)")
+    parser.add_argument("--nomatch-term", default="zzqx-no-such-product")
+    parser.add_argument("--unique-term", help="a catalog search term matching one product (default: found on /catalog)")
+    parser.add_argument("--axe-paths", nargs="+", default=["/", "/people", "/settings", "/catalog"])
+    parser.add_argument("--only", nargs="+", choices=[n for n, _ in SCENARIOS], help="run only these scenarios")
+    parser.add_argument("--ignore-console", metavar="REGEX", help="ignore SEVERE console messages matching REGEX")
+    parser.add_argument("--timeout", type=float, default=15.0)
+    args = parser.parse_args(argv)
+
+    try:
+        urllib.request.urlopen(args.base_url.rstrip("/") + "/", timeout=10).read()
+    except Exception as error:  # noqa: BLE001 — any failure here means there is nothing to test
+        print(f"browser_test: cannot reach {args.base_url}: {error}")
+        return 2
+
+    browser = Browser(args.base_url, args.timeout, args.ignore_console)
+    results, state = [], {}
+    try:
+        for name, scenario in SCENARIOS:
+            if args.only and name not in args.only:
+                continue
+            if name == "screenshots" and not args.screenshots:
+                results.append((name, None, "skipped (no --screenshots)"))
+                continue
+            print(f"--- {name}")
+            started = time.monotonic()
+            try:
+                browser.console_errors()  # drain what earlier scenarios left
+                scenario(browser, args, state)
+                errors = browser.console_errors()
+                expect(not errors, "console errors: " + " | ".join(errors[:5]))
+                results.append((name, True, f"{time.monotonic() - started:.1f}s"))
+            except (Failure, WebDriverException) as error:
+                message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                if isinstance(error, WebDriverException) and not isinstance(error, TimeoutException):
+                    traceback.print_exc(limit=3)
+                results.append((name, False, message))
+                print(f"    FAIL: {message}")
+                if args.screenshots:
+                    os.makedirs(args.screenshots, exist_ok=True)
+                    try:
+                        browser.shot(args.screenshots, f"FAIL-{name}")
+                    except WebDriverException:
+                        pass
+    finally:
+        browser.quit()
+
+    print("\nbrowser_test summary")
+    for name, ok, message in results:
+        print(f"  {'PASS' if ok else 'SKIP' if ok is None else 'FAIL'}  {name:13} {message}")
+    failed = [name for name, ok, _ in results if ok is False]
+    print(f"{len(results) - len(failed)}/{len(results)} scenarios passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    if args.screenshots:
+        with open(os.path.join(args.screenshots, "results.json"), "w") as f:
+            json.dump([{"scenario": n, "ok": ok, "message": m} for n, ok, m in results], f, indent=1)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

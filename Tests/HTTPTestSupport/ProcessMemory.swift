@@ -21,7 +21,7 @@ public enum ProcessMemory {
         while fgets(&line, Int32(line.count), file) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard text.hasPrefix(name) else { continue }
-            let number = text.dropFirst(name.count).split(separator: " ").first.flatMap { Int($0) }
+            let number = text.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) }
             return number.map { $0 * 1024 }
         }
         return nil

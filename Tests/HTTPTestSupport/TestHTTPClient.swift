@@ -105,6 +105,15 @@ public final class TestHTTPClient {
         return try readResponse(method: method)
     }
 
+    /// Sends one request and hands its body to `onBody` piece by piece instead of keeping it (the returned `body` is empty).
+    public func request(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        onBody: (ArraySlice<UInt8>) throws -> Void
+    ) throws -> TestHTTPResponse {
+        try sendRaw(Self.requestBytes(method, target, headers: headers, body: body))
+        return try readResponse(method: method, onBody: onBody)
+    }
+
     /// The bytes of a request as ``request(_:_:headers:body:)`` sends it.
     public static func requestBytes(_ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\n"

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTestSupport
+import Logging
+import MicroHTTP
+import Testing
+
+@Suite struct ServerLifecycleTests {
+    static let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test func portZeroBindsAnEphemeralPort() throws {
+        let server = Server(configuration: ServerConfiguration(port: 0, threads: 1), responder: Router(), logger: Self.logger)
+        try server.start()
+        #expect(server.port > 0)
+        #expect(server.isRunning)
+        #expect(throws: ServerError.alreadyStarted) { try server.start() }
+        server.stop(gracePeriod: .zero)
+        #expect(!server.isRunning)
+    }
+
+    @Test func invalidConfigurationIsRefused() {
+        #expect(throws: ServerError.invalidHost("example.com")) {
+            try Server(configuration: ServerConfiguration(host: "example.com", port: 0), responder: Router(), logger: Self.logger).start()
+        }
+        #expect(throws: ServerError.self) {
+            try Server(configuration: ServerConfiguration(port: 70_000), responder: Router(), logger: Self.logger).start()
+        }
+        #expect(throws: ServerError.self) {
+            try Server(configuration: ServerConfiguration(port: 0, threads: 0), responder: Router(), logger: Self.logger).start()
+        }
+    }
+
+    @Test func secondServerOnTheSamePortFailsToBind() throws {
+        let first = Server(configuration: ServerConfiguration(port: 0, threads: 1), responder: Router(), logger: Self.logger)
+        try first.start()
+        defer { first.stop(gracePeriod: .zero) }
+        let second = Server(configuration: ServerConfiguration(port: first.port, threads: 1), responder: Router(), logger: Self.logger)
+        do {
+            try second.start()
+            Issue.record("expected bindFailed")
+        } catch {
+            guard case .bindFailed(_, let port, let reason) = error else { Issue.record("got \(error)"); return }
+            #expect(port == first.port)
+            #expect(!reason.isEmpty)
+        }
+    }
+
+    @Test func hostsResolve() throws {
+        for host in ["localhost", "0.0.0.0", "::1", "[::1]"] {
+            let server = Server(configuration: ServerConfiguration(host: host, port: 0, threads: 1), responder: Router(), logger: Self.logger)
+            try server.start()
+            #expect(server.port > 0, "\(host)")
+            server.stop(gracePeriod: .zero)
+        }
+    }
+
+    @Test func observerSeesConnectionsAndRoutes() throws {
+        let observer = RecordingObserver()
+        var router = Router()
+        router.get("/people/:id") { _ in .text("x") }
+        try withServer(router, observer: observer) { server in
+            let client = try TestHTTPClient(port: server.port)
+            _ = try client.request("GET", "/people/1")
+            _ = try client.request("HEAD", "/people/2")
+            _ = try client.request("GET", "/missing")
+            client.close()
+            let first = observer.waitForSummary { $0.path == "/people/1" }
+            #expect(first?.route == "/people/:id")
+            #expect(first?.status == .ok)
+            #expect(first?.bytesSent == 1)
+            #expect(first?.outcome == .completed)
+            #expect(first?.requestID.count == 16)
+            #expect(observer.waitForSummary { $0.path == "/people/2" }?.bytesSent == 0)
+            let missing = observer.waitForSummary { $0.path == "/missing" }
+            #expect(missing?.route == nil)
+            #expect(missing?.status == .notFound)
+        }
+        #expect(observer.connections.opened >= 1)
+        #expect(observer.connections.opened == observer.connections.closed)
+    }
+
+    @Test func accessLogLineHasMetadata() throws {
+        let logs = LogRecorder()
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        try withServer(router, logs: logs) { server in
+            let response = try fetch(server, "/hello?x=1")
+            let id = try #require(response.headers["X-Request-ID"])
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !logs.all.contains(where: { $0.metadata["request_id"] == id }) && ContinuousClock.now < deadline { usleep(10_000) }
+            let line = try #require(logs.all.first { $0.metadata["request_id"] == id })
+            #expect(line.level == .info)
+            #expect(line.metadata["method"] == "GET")
+            #expect(line.metadata["path"] == "/hello")
+            #expect(line.metadata["status"] == "200")
+            #expect(line.metadata["bytes"] == "5")
+            #expect(line.metadata["duration_ms"] != nil)
+        }
+    }
+}

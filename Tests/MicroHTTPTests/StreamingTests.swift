@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+/// Heavier tests over real sockets; serialized so memory and connection counts are not disturbed by each other.
+@Suite(.serialized) struct StreamingTests {
+    static func router(released: Flag = Flag()) -> Router {
+        var router = Router()
+        router.get("/hello") { _ in .text("hi") }
+        router.get("/people/:id") { request in .text("person \(request.parameters["id"] ?? "")") }
+        router.get("/stream/:bytes") { request in
+            .stream(PatternProducer(total: Int(request.parameters["bytes"] ?? "") ?? 0), contentType: "application/octet-stream")
+        }
+        router.get("/endless") { _ in .stream(PatternProducer(total: nil, released: released), contentType: "application/octet-stream") }
+        router.get("/slow") { _ in
+            .stream(PatternProducer(total: 10 * 64 * 1024, pause: .milliseconds(100)), contentType: "application/octet-stream")
+        }
+        router.get("/failing") { _ in .stream(FailingProducer(), contentType: "text/plain") }
+        return router
+    }
+
+    @Test func fiftyMegabytesStreamWholeWithBoundedMemory() throws {
+        let total = 50 * 1024 * 1024
+        let observer = RecordingObserver()
+        try withServer(Self.router(), observer: observer) { server in
+            _ = try fetch(server, "/stream/100000")  // warm up threads and buffers
+            let client = try TestHTTPClient(port: server.port)
+            let before = try #require(ProcessMemory.residentBytes())
+            var peak = before
+            var received = 0
+            var intact = true
+            let response = try client.request(
+                "GET", "/stream/\(total)",
+                onBody: { chunk in
+                    if intact && !Pattern.matches(chunk, at: received) { intact = false }
+                    received += chunk.count
+                    if received % (1 << 20) < chunk.count { peak = max(peak, ProcessMemory.residentBytes() ?? 0) }
+                })
+            #expect(response.status == 200)
+            #expect(response.headers["Transfer-Encoding"] == "chunked")
+            #expect(received == total)
+            #expect(intact)
+            #expect(peak - before < 16 * 1024 * 1024, "RSS grew by \((peak - before) >> 20) MiB")
+            let summary = observer.waitForSummary { $0.path == "/stream/\(total)" }
+            #expect(summary?.bytesSent == total)
+            #expect(summary?.route == "/stream/:bytes")
+            #expect(summary?.outcome == .completed)
+        }
+    }
+
+    @Test func manyConcurrentClients() throws {
+        try withServer(Self.router()) { server in
+            let count = 200
+            let failures = FailureList()
+            let connected = Barrier(count: count)
+            let group = DispatchGroup()
+            for index in 0..<count {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    do {
+                        let client = try TestHTTPClient(port: server.port)
+                        // Every client holds its own connection open until all have connected.
+                        connected.arriveAndWait()
+                        let path = index % 10 == 0 ? "/stream/300000" : "/people/\(index)"
+                        let response = try client.request("GET", path)
+                        let ok =
+                            index % 10 == 0
+                            ? response.body.count == 300_000 && Pattern.matches(response.body[...], at: 0)
+                            : response.text == "person \(index)"
+                        if response.status != 200 || !ok { failures.append("\(index): \(response.status)") }
+                    } catch {
+                        connected.arriveAndWait()
+                        failures.append("\(index): \(error)")
+                    }
+                }.start()
+            }
+            group.wait()
+            let failed = failures.all
+            #expect(failed.isEmpty, "\(failed.prefix(5))")
+        }
+    }
+
+    @Test func idleClientIsDroppedAfterTheTimeout() throws {
+        var configuration = ServerConfiguration(port: 0, threads: 2)
+        configuration.connectionTimeout = 1
+        try withServer(Self.router(), configuration: configuration) { server in
+            let silent = try TestHTTPClient(port: server.port)
+            let start = ContinuousClock.now
+            #expect(silent.waitForClose(timeout: .seconds(5)))
+            #expect(ContinuousClock.now - start >= .milliseconds(500))
+            // A slow-loris client that sends half a request is dropped too.
+            let partial = try TestHTTPClient(port: server.port)
+            try partial.sendRaw("GET /hello HTTP/1.1\r\nHost: x\r\n")
+            #expect(partial.waitForClose(timeout: .seconds(5)))
+            #expect(try fetch(server, "/hello").status == 200)
+        }
+    }
+
+    @Test func clientVanishingMidStreamReleasesTheProducer() throws {
+        let released = Flag()
+        let observer = RecordingObserver()
+        try withServer(Self.router(released: released), observer: observer) { server in
+            let client = try TestHTTPClient(port: server.port)
+            var received = 0
+            struct Enough: Error {}
+            do {
+                _ = try client.request(
+                    "GET", "/endless",
+                    onBody: { chunk in
+                        received += chunk.count
+                        if received > 1 << 20 { throw Enough() }
+                    })
+            } catch is Enough {}
+            client.close()
+            #expect(released.wait(timeout: .seconds(10)))
+            let summary = observer.waitForSummary { $0.path == "/endless" }
+            #expect(summary?.outcome != .completed)
+            #expect((summary?.bytesSent ?? 0) >= 1 << 20)
+            #expect(try fetch(server, "/hello").status == 200)
+        }
+    }
+
+    @Test func failingStreamTruncatesTheBody() throws {
+        let logs = LogRecorder()
+        try withServer(Self.router(), logs: logs) { server in
+            let client = try TestHTTPClient(port: server.port)
+            #expect(throws: TestHTTPClientError.self) { try client.request("GET", "/failing") }
+            #expect(logs.all.contains { $0.level == .error && $0.message.contains("stream failed") && $0.metadata["request_id"] != nil })
+            #expect(try fetch(server, "/hello").status == 200)
+        }
+    }
+
+    @Test func gracefulStopFinishesInFlightAndRefusesNew() throws {
+        let logs = LogRecorder()
+        let server = Server(configuration: ServerConfiguration(port: 0, threads: 2), responder: Self.router(), logger: logs.logger)
+        try server.start()
+        let port = server.port
+        let client = try TestHTTPClient(port: port)
+        try client.sendRaw(TestHTTPClient.requestBytes("GET", "/slow"))
+        usleep(150_000)  // the response is in flight
+        let stopped = Flag()
+        Thread {
+            server.stop(gracePeriod: .seconds(10))
+            stopped.raise()
+        }.start()
+        usleep(100_000)
+        #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2)) }
+        var received = 0
+        var intact = true
+        let response = try client.readResponse(onBody: { chunk in
+            if !Pattern.matches(chunk, at: received) { intact = false }
+            received += chunk.count
+        })
+        #expect(response.status == 200)
+        #expect(received == 10 * 64 * 1024)
+        #expect(intact)
+        #expect(stopped.wait(timeout: .seconds(10)))
+        #expect(!server.isRunning)
+        server.stop()  // idempotent
+        #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2)) }
+    }
+}

@@ -56,3 +56,5 @@ extension SectionedTableController {
         sections[indexPath.section].rows[indexPath.row].identifier ?? "\(indexPath.section)-\(indexPath.row)"
     }
 }
+
+extension TableSection: Sendable where Row: Sendable {}

@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import MicroHTTP
+import TableKit
+
+/// A Cellar application: the cell registry, the lists mounted on paths, and the site around them.
+///
+/// ```swift
+/// let app = App(publicDirectory: "Public")
+/// try app.register(EngineerCell.self)
+/// try app.registerPrototypes()
+/// app.list("/people", summary: "10,000 people") { context in PeopleController(context: context) }
+/// let server = Server(configuration: app.serverConfiguration(), responder: app.makeRouter(), logger: logger, observer: app.metrics)
+/// ```
+///
+/// Build it at start-up; ``makeRouter()`` freezes what it holds into an immutable ``Router``.
+public final class App {
+    /// Every cell the lists can dequeue.
+    public let registry: ReuseRegistry
+    /// Where `app.css`, `app.js` and `prototypes/` live; served under `/static/`.
+    public let publicDirectory: String
+    /// The lists, in the order they were mounted.
+    public private(set) var lists: [ListRoute] = []
+    public var siteName: String
+    public let metrics: CellarMetrics
+    public var logger: Logger
+    /// Responses up to this size are sent as one buffer with an `ETag`; larger ones stream.
+    public var bufferLimit = 256 * 1024
+    /// The size of each part of a streamed response.
+    public var streamChunkSize = 64 * 1024
+    /// The server's version, shown at `/healthz`.
+    public var version = "0.1.0"
+    private var index: (path: String, title: String)?
+    private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
+
+    public init(publicDirectory: String, siteName: String = "Cellar", logger: Logger = Logger(label: "cellar")) {
+        self.publicDirectory = publicDirectory
+        self.siteName = siteName
+        self.logger = logger
+        registry = ReuseRegistry()
+        metrics = CellarMetrics()
+    }
+
+    // MARK: Cells
+
+    /// Registers a class cell under its own name.
+    public func register<Cell: TableViewCell>(_ cellClass: Cell.Type) throws {
+        try registry.register(cellClass)
+    }
+
+    /// Registers a class cell under an identifier of your choosing.
+    public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) throws {
+        try registry.register(cellClass, forCellReuseIdentifier: identifier)
+    }
+
+    /// Registers every template in `Public/prototypes/` as a prototype cell.
+    @discardableResult
+    public func registerPrototypes() throws -> [String] {
+        try registry.registerPrototypes(in: publicDirectory + "/prototypes")
+    }
+
+    // MARK: Lists
+
+    /// Mounts a list: `path` answers with the page, the fragment and JSON; `path.json` with JSON;
+    /// `path/:id` with a row's detail. The controller is made per request from its context.
+    public func list(
+        _ path: String, title: String? = nil, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
+        _ makeController: @escaping @Sendable (ListContext) throws -> any TableController
+    ) {
+        lists.append(
+            ListRoute(
+                path: path, title: title ?? ListRoute.defaultTitle(for: path), summary: summary, paging: paging,
+                infiniteScroll: infiniteScroll, makeController: makeController))
+    }
+
+    /// Mounts the index of every list at `path` (itself a table controller).
+    public func indexList(at path: String = "/", title: String = "Lists") {
+        index = (path, title)
+    }
+
+    /// The index as a list route, over the lists mounted so far.
+    private var indexRoute: ListRoute? {
+        guard let index else { return nil }
+        let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.path, summary: $0.summary) }
+        return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
+            ListIndexController(title: index.title, entries: entries)
+        }
+    }
+
+    /// Adds a route of your own.
+    public func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
+        extraRoutes.append((method, pattern, handler))
+    }
+
+    // MARK: Serving
+
+    /// Checks what can be checked before serving: every list renders its first page and the
+    /// index. An unregistered cell or a broken controller is reported now, not at the first request.
+    public func validate() throws {
+        let responder = ListResponder(app: snapshot())
+        for route in lists + (indexRoute.map { [$0] } ?? []) {
+            let request = Request(path: route.path)
+            do {
+                _ = try responder.renderWhole(request, route: route, format: .page)
+                _ = try responder.renderWhole(request, route: route, format: .json)
+            } catch {
+                throw StartupError.listDoesNotRender(path: route.path, reason: String(describing: error))
+            }
+        }
+    }
+
+    /// The router: static files, `/healthz`, `/metrics`, every list and its JSON and detail routes.
+    public func makeRouter() -> Router {
+        var router = Router()
+        let snapshot = snapshot()
+        let responder = ListResponder(app: snapshot)
+        router.serveStaticFiles(at: "/static", from: publicDirectory)
+        let health = Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8)
+        router.get("/healthz") { _ in
+            var response = Response.json(health)
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            return response
+        }
+        let metrics = metrics
+        let registry = registry
+        router.get("/metrics") { _ in
+            Response(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
+                body: .bytes(metrics.exposition(cells: registry.statistics)))
+        }
+        if let index = indexRoute {
+            router.get(index.path) { try responder.respond(to: $0, route: index, pathRequestsJSON: false) }
+            router.get(index.path == "/" ? "/index.json" : index.path + ".json") {
+                try responder.respond(to: $0, route: index, pathRequestsJSON: true)
+            }
+        }
+        for route in lists {
+            router.get(route.path) { try responder.respond(to: $0, route: route, pathRequestsJSON: false) }
+            router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
+            router.get(route.path + "/:id") { try responder.detail($0, route: route) }
+        }
+        for (method, pattern, handler) in extraRoutes {
+            router.on(method, pattern, handler)
+        }
+        return router
+    }
+
+    /// The styled error pages (HTML, or JSON for JSON clients), for ``ServerConfiguration/errorRenderer``.
+    public var errorRenderer: ServerConfiguration.ErrorRenderer {
+        let site = snapshot().site
+        return { error, request in ErrorPages.response(for: error, request: request, site: site) }
+    }
+
+    /// What a request needs of the app, frozen.
+    struct Snapshot: Sendable {
+        let registry: ReuseRegistry
+        let site: SiteLayout
+        let bufferLimit: Int
+        let streamChunkSize: Int
+        let logger: Logger
+    }
+
+    private func snapshot() -> Snapshot {
+        let navigation = (indexRoute.map { [($0.title, $0.path)] } ?? []) + lists.map { ($0.title, $0.path) }
+        return Snapshot(
+            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
+            streamChunkSize: streamChunkSize, logger: logger)
+    }
+}
+
+/// Why the server cannot start; each says what to fix.
+public enum StartupError: Error, CustomStringConvertible {
+    case listDoesNotRender(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .listDoesNotRender(let path, let reason): "The list at \(path) does not render: \(reason)"
+        }
+    }
+}

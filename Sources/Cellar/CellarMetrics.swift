@@ -1,0 +1,93 @@
+import Foundation
+import CoreMetrics
+import Metrics
+import MicroHTTP
+import Prometheus
+import TableKit
+
+/// The server's numbers, through swift-metrics into a Prometheus registry: requests by route and
+/// status, latency, bytes sent, connections in flight, and how well cells are recycled.
+///
+/// It observes the ``Server`` (``ServerObserver``) and is read at `/metrics`. Metric objects are
+/// made once per route and status and cached, so counting a request takes one short lock.
+public final class CellarMetrics: ServerObserver, @unchecked Sendable {
+    /// The Prometheus registry the metrics live in.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var requestCounters: [String: CoreMetrics.Counter] = [:]
+    private var latencyTimers: [String: Metrics.Timer] = [:]
+    private var reportedCellsCreated = 0
+    private var reportedCellsReused = 0
+
+    private let bytesSent: CoreMetrics.Counter
+    private let connectionsInFlight: CoreMetrics.Meter
+    private let vanishedClients: CoreMetrics.Counter
+    private let cellsCreated: CoreMetrics.Counter
+    private let cellsReused: CoreMetrics.Counter
+    private let reusePools: CoreMetrics.Meter
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+        bytesSent = CoreMetrics.Counter(label: "http_response_bytes_total", factory: factory)
+        connectionsInFlight = CoreMetrics.Meter(label: "http_connections_in_flight", factory: factory)
+        vanishedClients = CoreMetrics.Counter(label: "http_responses_abandoned_total", factory: factory)
+        cellsCreated = CoreMetrics.Counter(label: "cellar_cells_created_total", factory: factory)
+        cellsReused = CoreMetrics.Counter(label: "cellar_cells_reused_total", factory: factory)
+        reusePools = CoreMetrics.Meter(label: "cellar_reuse_pools", factory: factory)
+    }
+
+    public func connectionOpened() { connectionsInFlight.increment() }
+    public func connectionClosed() { connectionsInFlight.decrement() }
+
+    public func requestCompleted(_ summary: RequestSummary) {
+        let route = summary.route ?? "unmatched"
+        let status = summary.status.map { String($0.code) } ?? "none"
+        let (counter, timer) = lock.withLock {
+            let key = summary.method.rawValue + " " + route + " " + status
+            let counter =
+                requestCounters[key]
+                ?? {
+                    let made = CoreMetrics.Counter(
+                        label: "http_requests_total", dimensions: [("method", summary.method.rawValue), ("route", route), ("status", status)],
+                        factory: factory)
+                    requestCounters[key] = made
+                    return made
+                }()
+            let timer =
+                latencyTimers[route]
+                ?? {
+                    let made = Metrics.Timer(label: "http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+                    latencyTimers[route] = made
+                    return made
+                }()
+            return (counter, timer)
+        }
+        counter.increment()
+        timer.record(duration: summary.duration)
+        bytesSent.increment(by: summary.bytesSent)
+        if summary.outcome != .completed { vanishedClients.increment() }
+    }
+
+    /// The Prometheus text exposition, with the cell counters brought up to date from `statistics`.
+    public func exposition(cells statistics: ReuseStatistics) -> [UInt8] {
+        lock.withLock {
+            cellsCreated.increment(by: max(0, statistics.cellsCreated - reportedCellsCreated))
+            cellsReused.increment(by: max(0, statistics.cellsReused - reportedCellsReused))
+            reportedCellsCreated = max(reportedCellsCreated, statistics.cellsCreated)
+            reportedCellsReused = max(reportedCellsReused, statistics.cellsReused)
+        }
+        reusePools.set(statistics.pools)
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

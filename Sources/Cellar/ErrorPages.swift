@@ -1,0 +1,41 @@
+import MicroHTTP
+import TableKit
+
+/// Error responses in the site's style: an HTML page, or JSON for clients that asked for JSON.
+enum ErrorPages {
+    static func response(for error: HTTPError, request: Request, site: SiteLayout) -> Response {
+        var response: Response
+        if request.prefersJSON || request.path.hasSuffix(".json") {
+            var json = JSONWriter()
+            json.raw("{")
+            json.key("error")
+            json.raw("{")
+            json.key("status")
+            json.number(error.status.code)
+            json.raw(",")
+            json.key("message")
+            json.string(error.message)
+            json.raw(",")
+            json.key("requestID")
+            json.string(request.id)
+            json.raw("}}\n")
+            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(json.bytes))
+        } else {
+            var html = HTMLWriter(capacity: 2048)
+            let title = "\(error.status.code) \(error.status.reasonPhrase)"
+            site.writeHead(title: title, currentPath: "", into: &html, mainClass: "error-page")
+            html.element("h1", text: title)
+            html.raw("\n")
+            html.element("p", text: error.message)
+            html.raw("\n<p class=\"request-id\">Request id: <code>")
+            html.text(request.id)
+            html.raw("</code></p>\n<p><a href=\"/\">All lists</a></p>\n")
+            site.writeTail(into: &html)
+            response = Response(
+                status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(html.takeBytes()))
+        }
+        for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

@@ -1,0 +1,144 @@
+import MicroHTTP
+import TableKit
+
+/// A list as HTML, the full page or the rows fragment, written in steps so a large one can stream.
+final class HTMLListBody: ListBody {
+    private enum Stage {
+        case head
+        case table
+        case tail
+        case done
+    }
+
+    private let format: ListFormat
+    private let route: ListRoute
+    private let controller: any TableController
+    private let page: Page
+    private let links: PageLinks
+    private let site: SiteLayout
+    private var renderer: TableRenderer
+    private var stage = Stage.head
+
+    init(
+        format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
+        site: SiteLayout, tableView: TableView
+    ) {
+        self.format = format
+        self.route = route
+        self.controller = controller
+        self.page = page
+        self.links = links
+        self.site = site
+        renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window)
+    }
+
+    private var isLoadingPlaceholder: Bool {
+        if case .loading = controller.action, format == .page { return true }
+        return false
+    }
+
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+        var html = HTMLWriter(reusing: bytes)
+        bytes = []
+        defer { bytes = html.takeBytes() }
+        while true {
+            switch stage {
+            case .head:
+                if format == .page { writePageHead(into: &html) }
+                stage = isLoadingPlaceholder ? .tail : .table
+            case .table:
+                if try !renderer.render(into: &html, pausingAt: limit) { return false }
+                stage = .tail
+            case .tail:
+                writePager(into: &html)
+                if format == .page { site.writeTail(into: &html) }
+                stage = .done
+            case .done:
+                return true
+            }
+            if html.count >= limit { return stage == .done }
+        }
+    }
+
+    private func writePageHead(into html: inout HTMLWriter) {
+        site.writeHead(
+            title: controller.title, currentPath: route.path, into: &html, listName: String(route.path.dropFirst()),
+            infiniteScroll: route.infiniteScroll)
+        html.element("h1", text: controller.title)
+        html.raw("\n")
+        switch controller.action {
+        case .alert(let alert):
+            html.raw("<div class=\"alert alert-")
+            html.text(alert.style.rawValue)
+            html.raw("\" role=\"alert\">")
+            html.text(alert.message)
+            html.raw("</div>\n")
+        case .loading(let message):
+            html.raw("<div class=\"loading\" aria-busy=\"true\"")
+            html.attribute("data-loading-src", links.url(offset: page.offset, fragment: true))
+            html.raw("><p>")
+            html.text(message)
+            html.raw("</p><noscript><p><a")
+            html.attribute("href", links.url(offset: page.offset, fragment: true))
+            html.raw(">Show the rows</a></p></noscript></div>\n")
+        case .render, .redirect:
+            break
+        }
+        if let searchable = controller as? any SearchableController {
+            html.raw("<form class=\"search\" role=\"search\" method=\"get\"")
+            html.attribute("action", route.path)
+            html.raw("><label for=\"q\">")
+            html.text(searchable.searchPrompt)
+            html.raw("</label> <input type=\"search\" id=\"q\" name=\"q\"")
+            html.attribute("value", searchable.searchTerm)
+            html.raw("> <button type=\"submit\">Search</button></form>\n")
+        }
+    }
+
+    private func writePager(into html: inout HTMLWriter) {
+        let window = page.window
+        html.raw("<nav class=\"pager\" aria-label=\"Pages\"")
+        html.attribute("data-first", window.isEmpty ? 0 : window.lowerBound + 1)
+        html.attribute("data-last", window.upperBound)
+        html.attribute("data-total", page.total)
+        html.raw(">")
+        if let previous = links.previous {
+            html.raw("<a rel=\"prev\"")
+            html.attribute("href", previous)
+            html.raw(">Previous</a> ")
+        }
+        html.raw("<span aria-current=\"page\">")
+        if window.isEmpty {
+            html.raw("No rows")
+            if page.total > 0 {
+                html.raw(" here; the list has ")
+                html.text(grouping: page.total)
+            }
+        } else if route.paging == .unpaged && window.count == page.total {
+            html.raw("All ")
+            html.text(grouping: page.total)
+            html.raw(" rows")
+        } else {
+            html.raw("Rows ")
+            html.text(grouping: window.lowerBound + 1)
+            html.raw("–")
+            html.text(grouping: window.upperBound)
+            html.raw(" of ")
+            html.text(grouping: page.total)
+        }
+        html.raw("</span>")
+        if let next = page.nextOffset {
+            html.raw(" <a class=\"load-more\" rel=\"next\"")
+            html.attribute("href", links.url(offset: next))
+            html.attribute("data-fragment-url", links.url(offset: next, fragment: true))
+            html.raw(">Load more</a>")
+        }
+        html.raw("</nav>\n")
+    }
+}
+
+/// A list response body that can be written in steps.
+protocol ListBody: AnyObject {
+    /// Appends to `bytes` until done or until it holds `limit` bytes; returns whether it is done.
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool
+}

@@ -1,0 +1,189 @@
+import MicroHTTP
+import TableKit
+
+/// A list as JSON, written in steps so a large one can stream:
+///
+/// ```json
+/// {"title": "People", "list": "/people",
+///  "meta": {"offset": 0, "limit": 50, "total": 10000, "maxLimit": 500, "requestedLimit": null, "limitClamped": false},
+///  "links": {"self": "…", "first": "…", "prev": null, "next": "…"},
+///  "sections": [{"index": 0, "header": "…", "footer": null,
+///                "rows": [{"id": "1", "cell": "SubtitleCell", "href": "/people/1", "item": {…}}]}]}
+/// ```
+final class JSONListBody: ListBody {
+    private enum Stage {
+        case head
+        case sectionOpen
+        case rows
+        case sectionClose
+        case tail
+        case done
+    }
+
+    private let route: ListRoute
+    private let controller: any TableController
+    private let page: Page
+    private let links: PageLinks
+    private let slices: [TableLayout.Slice]
+    private let encoder = JSONItemEncoder()
+    private var stage = Stage.head
+    private var sliceIndex = 0
+    private var row = 0
+
+    init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks) {
+        self.route = route
+        self.controller = controller
+        self.page = page
+        self.links = links
+        slices = layout.slices(in: page.window)
+    }
+
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+        encoder.writer.bytes = bytes
+        bytes = []
+        defer {
+            bytes = encoder.writer.bytes
+            encoder.writer.bytes = []
+        }
+        while true {
+            switch stage {
+            case .head:
+                writeHead()
+                stage = .sectionOpen
+            case .sectionOpen:
+                guard sliceIndex < slices.count else {
+                    stage = .tail
+                    continue
+                }
+                let slice = slices[sliceIndex]
+                let json = JSONWriterAccess(encoder)
+                if sliceIndex > 0 { json.raw(",") }
+                json.raw("{")
+                json.key("index")
+                json.number(slice.section)
+                json.raw(",")
+                json.key("header")
+                json.string(orNull: controller.titleForHeader(inSection: slice.section))
+                json.raw(",")
+                json.key("footer")
+                json.string(orNull: controller.titleForFooter(inSection: slice.section))
+                json.raw(",")
+                json.key("rows")
+                json.raw("[")
+                row = slice.rows.lowerBound
+                stage = .rows
+            case .rows:
+                let slice = slices[sliceIndex]
+                while row < slice.rows.upperBound {
+                    try writeRow(IndexPath(row: row, section: slice.section), first: row == slice.rows.lowerBound)
+                    row += 1
+                    if encoder.writer.bytes.count >= limit { return false }
+                }
+                stage = .sectionClose
+            case .sectionClose:
+                encoder.writer.raw("]}")
+                sliceIndex += 1
+                stage = .sectionOpen
+            case .tail:
+                encoder.writer.raw("]}\n")
+                stage = .done
+            case .done:
+                return true
+            }
+            if encoder.writer.bytes.count >= limit { return stage == .done }
+        }
+    }
+
+    private func writeHead() {
+        let json = JSONWriterAccess(encoder)
+        json.raw("{")
+        json.key("title")
+        json.string(controller.title)
+        json.raw(",")
+        json.key("list")
+        json.string(route.path)
+        if case .alert(let alert) = controller.action {
+            json.raw(",")
+            json.key("alert")
+            json.raw("{")
+            json.key("style")
+            json.string(alert.style.rawValue)
+            json.raw(",")
+            json.key("message")
+            json.string(alert.message)
+            json.raw("}")
+        }
+        json.raw(",")
+        json.key("meta")
+        json.raw("{")
+        json.key("offset")
+        json.number(page.offset)
+        json.raw(",")
+        json.key("limit")
+        json.number(page.limit)
+        json.raw(",")
+        json.key("total")
+        json.number(page.total)
+        json.raw(",")
+        json.key("maxLimit")
+        if let maxLimit = page.maxLimit { json.number(maxLimit) } else { json.null() }
+        json.raw(",")
+        json.key("requestedLimit")
+        if let requested = page.requestedLimit { json.number(requested) } else { json.null() }
+        json.raw(",")
+        json.key("limitClamped")
+        json.bool(page.limitClamped)
+        json.raw("},")
+        json.key("links")
+        json.raw("{")
+        json.key("self")
+        json.string(links.current)
+        json.raw(",")
+        json.key("first")
+        json.string(links.first)
+        json.raw(",")
+        json.key("prev")
+        json.string(orNull: links.previous)
+        json.raw(",")
+        json.key("next")
+        json.string(orNull: links.next)
+        json.raw("},")
+        json.key("sections")
+        json.raw("[")
+    }
+
+    private func writeRow(_ indexPath: IndexPath, first: Bool) throws {
+        let identifier = controller.identifier(forRowAt: indexPath)
+        let provider = controller.cellProvider(forRowAt: indexPath)
+        let json = JSONWriterAccess(encoder)
+        if !first { json.raw(",") }
+        json.raw("{")
+        json.key("id")
+        json.string(identifier)
+        json.raw(",")
+        json.key("cell")
+        json.string(provider.reuseIdentifier)
+        json.raw(",")
+        json.key("href")
+        json.string(RowSelection(base: route.path, identifier: identifier).href)
+        if let item = controller.item(forRowAt: indexPath) {
+            json.raw(",")
+            json.key("item")
+            try encoder.encode(item)
+        }
+        json.raw("}")
+    }
+}
+
+/// Writes through the encoder's writer without copying it out (a tiny view, for readability).
+struct JSONWriterAccess {
+    let encoder: JSONItemEncoder
+    init(_ encoder: JSONItemEncoder) { self.encoder = encoder }
+    func raw(_ syntax: StaticString) { encoder.writer.raw(syntax) }
+    func key(_ key: StaticString) { encoder.writer.key(key) }
+    func string(_ value: String) { encoder.writer.string(value) }
+    func string(orNull value: String?) { encoder.writer.string(orNull: value) }
+    func number(_ value: Int) { encoder.writer.number(value) }
+    func bool(_ value: Bool) { encoder.writer.bool(value) }
+    func null() { encoder.writer.null() }
+}

@@ -1,0 +1,54 @@
+import TableKit
+
+/// The index of an app's lists: itself a table controller, one row per mounted list.
+struct ListIndexController: TableController {
+    struct Entry: Sendable, Encodable {
+        let title: String
+        let path: String
+        let summary: String
+    }
+
+    let title: String
+    let entries: [Entry]
+
+    func numberOfRows(inSection section: Int) -> Int { entries.count }
+
+    func titleForFooter(inSection section: Int) -> String? {
+        "Every list also answers as JSON (add .json) and as a rows fragment (?fragment=rows)."
+    }
+
+    func identifier(forRowAt indexPath: IndexPath) -> String {
+        String(entries[indexPath.row].path.dropFirst())
+    }
+
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        let entry = entries[indexPath.row]
+        return DataCellProvider(for: indexPath) { (cell: ListLinkCell) in cell.entry = entry }
+    }
+
+    func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { entries[indexPath.row] }
+}
+
+/// A row of the index: the list's title as a link, its summary below.
+final class ListLinkCell: TableViewCell {
+    var entry: ListIndexController.Entry?
+
+    override class var styleClass: String { "index" }
+
+    override func prepareForReuse() { entry = nil }
+
+    override func render(into html: inout HTMLWriter) throws {
+        guard let entry else { return }
+        html.raw("<a class=\"cell-link\"")
+        html.attribute("href", entry.path)
+        html.raw("><span class=\"cell-title\">")
+        html.text(entry.title)
+        html.raw("</span>")
+        if !entry.summary.isEmpty {
+            html.raw(" <span class=\"cell-subtitle\">")
+            html.text(entry.summary)
+            html.raw("</span>")
+        }
+        html.raw("</a>")
+    }
+}

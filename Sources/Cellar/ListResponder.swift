@@ -1,0 +1,183 @@
+import Logging
+import MicroHTTP
+import TableKit
+
+/// Answers a list's URLs: makes the controller for the request, pages it, and writes the page,
+/// fragment or JSON — as one buffer with an `ETag` when small, as a chunked stream when large.
+struct ListResponder: Sendable {
+    let app: App.Snapshot
+
+    func respond(to request: Request, route: ListRoute, pathRequestsJSON: Bool) throws -> Response {
+        let format = try ListFormat.negotiate(request, pathRequestsJSON: pathRequestsJSON)
+        let controller = try makeController(request, route: route)
+        if case .redirect(let target) = controller.action {
+            return .redirect(to: target)
+        }
+        let layout = TableLayout(controller)
+        let page = try Page(query: request.query, paging: route.paging, total: layout.totalNumberOfRows)
+        let links = PageLinks(path: pathRequestsJSON ? App.jsonPath(for: route.path) : route.path, query: request.query, page: page)
+        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
+
+        var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
+        if let link = links.header { headers.add(name: "Link", value: link) }
+
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(app.bufferLimit, 16 * 1024 + page.window.count * 256))
+        let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: app.bufferLimit) }
+        guard finished else {
+            let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
+            return Response(status: .ok, headers: headers, body: .stream(stream))
+        }
+        let etag = ETag.of(bytes)
+        headers.add(name: "ETag", value: etag)
+        if ETag.matches(etag, request.headers["If-None-Match"]) {
+            return Response(status: .notModified, headers: headers, body: .empty)
+        }
+        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    /// `path/:id`: the selected row's detail, as a page or JSON (`path/:id.json` or `Accept`).
+    func detail(_ request: Request, route: ListRoute) throws -> Response {
+        guard route.hasDetail, var identifier = request.parameters["id"] else { throw HTTPError.notFound() }
+        var json = request.prefersJSON
+        if identifier.hasSuffix(".json"), identifier.count > 5 {
+            identifier.removeLast(5)
+            json = true
+        }
+        let controller = try makeController(request, route: route)
+        guard let indexPath = controller.indexPath(forRowWithIdentifier: identifier),
+            let detail = controller.detail(forRowAt: indexPath)
+        else {
+            throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
+        }
+        return try guarded(request, route: route) {
+            if json {
+                let provider = controller.cellProvider(forRowAt: indexPath)
+                return try DetailPage.json(
+                    detail, identifier: identifier, cell: provider.reuseIdentifier, item: controller.item(forRowAt: indexPath), route: route)
+            }
+            return DetailPage.html(detail, route: route, site: app.site)
+        }
+    }
+
+    /// Renders a whole response into memory (start-up validation and tests).
+    func renderWhole(_ request: Request, route: ListRoute, format: ListFormat) throws -> [UInt8] {
+        let controller = try route.makeController(ListContext(request: request, listPath: route.path))
+        let layout = TableLayout(controller)
+        let page = try Page(query: request.query, paging: route.paging, total: layout.totalNumberOfRows)
+        let links = PageLinks(path: route.path, query: request.query, page: page)
+        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
+        var bytes: [UInt8] = []
+        // Bounded: validation renders at most a buffer's worth of each list.
+        _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
+        return bytes
+    }
+
+    private func makeController(_ request: Request, route: ListRoute) throws -> any TableController {
+        try guarded(request, route: route) { try route.makeController(ListContext(request: request, listPath: route.path)) }
+    }
+
+    private func makeBody(
+        format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks
+    ) -> any ListBody {
+        switch format {
+        case .json:
+            return JSONListBody(route: route, controller: controller, layout: layout, page: page, links: links)
+        case .page, .fragment:
+            let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.path : nil)
+            return HTMLListBody(
+                format: format, route: route, controller: controller, layout: layout, page: page, links: links, site: app.site,
+                tableView: tableView)
+        }
+    }
+
+    /// Runs controller and cell code: an ``HTTPError`` passes through; a cell registration error
+    /// or any other fault becomes a 500 whose page names it, logged with the request id.
+    private func guarded<Result>(_ request: Request, route: ListRoute, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            app.logger.error(
+                "list failed",
+                metadata: ["request_id": "\(request.id)", "list": "\(route.path)", "error": "\(String(describing: error))"])
+            let message: String
+            if let tableError = error as? TableKitError {
+                message = "The list \(route.title) could not be rendered: \(tableError.description)"
+            } else {
+                message = "The list \(route.title) could not be rendered."
+            }
+            throw HTTPError(.internalServerError, message)
+        }
+    }
+}
+
+extension App {
+    /// `/people` → `/people.json`; the index at `/` → `/index.json`.
+    static func jsonPath(for path: String) -> String {
+        path == "/" ? "/index.json" : path + ".json"
+    }
+}
+
+/// Streams a list body that outgrew the buffer: first what was already written, then a chunk at a time.
+///
+/// Released by the server when the response is done or the client is gone; the body's
+/// ``TableView`` goes with it and returns its pool of cells to the registry.
+final class ListStream: ResponseBodyProducer {
+    private let body: any ListBody
+    private var pending: [UInt8]?
+    private let chunkSize: Int
+
+    init(body: any ListBody, pending: [UInt8], chunkSize: Int) {
+        self.body = body
+        self.pending = pending
+        self.chunkSize = chunkSize
+    }
+
+    func produce(into buffer: inout [UInt8]) throws -> Bool {
+        if let pending {
+            self.pending = nil
+            buffer.append(contentsOf: pending)
+            return true
+        }
+        return try !body.write(into: &buffer, pausingAt: buffer.count + chunkSize)
+    }
+}
+
+/// Strong validators for buffered bodies: a 64-bit hash of the bytes, quoted.
+enum ETag {
+    static func of(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        bytes.withUnsafeBytes { raw in
+            var index = 0
+            let count = raw.count
+            while index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                hash = (hash ^ word) &* 0x0000_0100_0000_01B3
+                hash ^= hash >> 29
+                index += 8
+            }
+            while index < count {
+                hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01B3
+                index += 1
+            }
+        }
+        hash ^= UInt64(bytes.count)
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.
+    static func matches(_ etag: String, _ header: String?) -> Bool {
+        guard let header else { return false }
+        for candidate in header.split(separator: ",") {
+            var tag = candidate.drop { $0 == " " || $0 == "\t" }
+            while tag.last == " " || tag.last == "\t" { tag = tag.dropLast() }
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,39 @@
+import MicroHTTP
+import TableKit
+
+/// A list mounted on a path: how to make its controller, how it pages, how it is introduced.
+public struct ListRoute: Sendable {
+    public typealias ControllerFactory = @Sendable (ListContext) throws -> any TableController
+
+    /// The path (`/people`); the JSON twin is at `path.json`, details at `path/:id`.
+    public let path: String
+    /// The name in navigation and in the index of lists.
+    public let title: String
+    /// A line about the list for the index.
+    public let summary: String
+    public let paging: ListPaging
+    /// Whether the page loads further rows as the pager scrolls into view (with JavaScript).
+    public let infiniteScroll: Bool
+    /// Whether rows link to a detail route at `path/:id`.
+    public let hasDetail: Bool
+    let makeController: ControllerFactory
+
+    public init(
+        path: String, title: String, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
+        hasDetail: Bool = true, makeController: @escaping ControllerFactory
+    ) {
+        self.hasDetail = hasDetail
+        self.path = path
+        self.title = title
+        self.summary = summary
+        self.paging = paging
+        self.infiniteScroll = infiniteScroll
+        self.makeController = makeController
+    }
+
+    /// `/people` → "People".
+    static func defaultTitle(for path: String) -> String {
+        let last = path.split(separator: "/").last.map(String.init) ?? "Lists"
+        return last.prefix(1).uppercased() + last.dropFirst()
+    }
+}

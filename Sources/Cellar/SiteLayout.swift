@@ -1,0 +1,52 @@
+import TableKit
+
+/// The frame around every page: document head, site header with navigation, footer.
+public struct SiteLayout: Sendable {
+    public var siteName: String
+    /// Links in the site header: (title, path).
+    public var navigation: [(title: String, path: String)]
+
+    public init(siteName: String = "Cellar", navigation: [(title: String, path: String)] = []) {
+        self.siteName = siteName
+        self.navigation = navigation
+    }
+
+    /// Writes everything up to and including `<main …>`.
+    func writeHead(
+        title: String, currentPath: String, into html: inout HTMLWriter, mainClass: StaticString = "table-view",
+        listName: String? = nil, infiniteScroll: Bool = false
+    ) {
+        html.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+        html.text(title)
+        html.raw(" · ")
+        html.text(siteName)
+        html.raw("</title>\n<link rel=\"stylesheet\" href=\"/static/app.css\">\n<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n<script src=\"/static/app.js\" defer></script>\n</head>\n<body>\n<a class=\"skip-link\" href=\"#main\">Skip to content</a>\n<header class=\"site-header\"><a class=\"brand\" href=\"/\">")
+        html.text(siteName)
+        html.raw("</a>")
+        if !navigation.isEmpty {
+            html.raw("<nav aria-label=\"Lists\"><ul>")
+            for link in navigation {
+                html.raw("<li><a")
+                html.attribute("href", link.path)
+                if link.path == currentPath { html.raw(" aria-current=\"page\"") }
+                html.raw(">")
+                html.text(link.title)
+                html.raw("</a></li>")
+            }
+            html.raw("</ul></nav>")
+        }
+        html.raw("</header>\n<main id=\"main\" class=\"")
+        html.raw(mainClass)
+        html.raw("\"")
+        if let listName { html.attribute("data-list", listName) }
+        if infiniteScroll { html.raw(" data-infinite-scroll") }
+        html.raw(">\n")
+    }
+
+    /// Writes the live region, `</main>`, the footer and the end of the document.
+    func writeTail(into html: inout HTMLWriter) {
+        html.raw("<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>\n<footer class=\"site-footer\"><p>Rendered by ")
+        html.text(siteName)
+        html.raw(" with recycled cells. <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a></p></footer>\n</body>\n</html>\n")
+    }
+}

@@ -1,0 +1,47 @@
+import TableKit
+
+/// An engineer's row: name and role badge linking to the detail, a `mailto:` link, the bio.
+/// A class cell, registered by class.
+public final class EngineerCell: TableViewCell {
+    var person: Person?
+
+    public override func prepareForReuse() { person = nil }
+
+    public override func render(into html: inout HTMLWriter) throws {
+        guard let person else { return }
+        html.raw("<a class=\"cell-link\"")
+        if let selection {
+            html.raw(" href=\"")
+            selection.write(into: &html)
+            html.raw("\"")
+        }
+        html.raw("><span class=\"cell-title\">")
+        html.text(person.name)
+        html.raw("</span> <span class=\"badge\">")
+        html.text(person.role.rawValue)
+        html.raw("</span></a> <a class=\"cell-email\" href=\"mailto:")
+        html.text(person.email)
+        html.raw("\">")
+        html.text(person.email)
+        html.raw("</a> <p class=\"cell-bio\">")
+        html.text(person.bio)
+        html.raw("</p>")
+    }
+}
+
+/// Hands out people rows for any list of people (`/people`, `/listbench`): engineers get the
+/// registered ``EngineerCell``, everyone else the `SubtitleCell` prototype from
+/// `Public/prototypes/SubtitleCell.html` — the example of shaps80's cell providers, outside any controller.
+public struct PeopleCellProvider: DataCellProviding, Sendable {
+    public let people: [Person]
+
+    public init(people: [Person]) { self.people = people }
+
+    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        let person = people[indexPath.row]
+        if person.role == .engineer {
+            return DataCellProvider(for: indexPath, registerCell: false) { (cell: EngineerCell) in cell.person = person }
+        }
+        return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
+    }
+}

@@ -1,0 +1,31 @@
+import Cellar
+import TableKit
+
+/// `/people` and `/listbench`: one section of people, paged, each row linking to its detail.
+public struct PeopleController: TableController {
+    public let title: String
+    let cells: PeopleCellProvider
+    let footer: String?
+
+    public init(title: String, people: [Person], footer: String? = nil) {
+        self.title = title
+        cells = PeopleCellProvider(people: people)
+        self.footer = footer
+    }
+
+    var people: [Person] { cells.people }
+
+    public func numberOfRows(inSection section: Int) -> Int { people.count }
+    public func titleForHeader(inSection section: Int) -> String? { footer == nil ? nil : "Everyone" }
+    public func titleForFooter(inSection section: Int) -> String? { footer }
+    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { cells.cellProvider(forRowAt: indexPath) }
+    public func identifier(forRowAt indexPath: IndexPath) -> String { String(people[indexPath.row].id) }
+    public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { people[indexPath.row] }
+    public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { people[indexPath.row].detail }
+
+    public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
+        // Ids are 1…count in order, so the row is found by arithmetic, not by a scan.
+        guard let id = Int(identifier), String(id) == identifier, id >= 1, id <= people.count, people[id - 1].id == id else { return nil }
+        return IndexPath(row: id - 1, section: 0)
+    }
+}

@@ -1,0 +1,89 @@
+import TableKit
+
+/// A person in the people lists. A class, so a row's configure closure captures one reference
+/// and a cell holds one pointer: no copying and no allocation per row.
+public final class Person: Sendable, Encodable {
+    public enum Role: String, Sendable, Encodable, CaseIterable {
+        case engineer = "Engineer"
+        case designer = "Designer"
+        case manager = "Manager"
+        case writer = "Writer"
+    }
+
+    public let id: Int
+    public let name: String
+    public let role: Role
+    public let email: String
+    public let bio: String
+
+    public init(id: Int, name: String, role: Role, email: String, bio: String) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.email = email
+        self.bio = bio
+    }
+
+    var detail: RowDetail {
+        RowDetail(
+            title: name,
+            fields: [
+                .init("Name", name), .init("Role", role.rawValue), .init("Email", email, link: "mailto:" + email), .init("About", bio),
+                .init("ID", String(id)),
+            ])
+    }
+}
+
+extension Person: PrototypeData {
+    public func prototypeValue(forKey key: String) -> PrototypeValue {
+        switch key {
+        case "name": .text(name)
+        case "role": .text(role.rawValue)
+        case "email": .text(email)
+        case "bio": .text(bio)
+        default: .missing
+        }
+    }
+}
+
+/// The people of the showcase, made up deterministically, with markup, quotes, ampersands and
+/// emoji in the data so that escaping is exercised on every page.
+public enum PeopleDirectory {
+    static let firstNames = [
+        "Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances", "Guido", "Radia", "Bjarne", "Hedy", "Alan", "Katherine",
+        "Chris", "Zoë", "José", "Søren", "Aiko", "Nnamdi",
+    ]
+    static let lastNames = [
+        "Lovelace", "Hopper", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ritchie", "Allen", "van Rossum", "Perlman", "Stroustrup",
+        "Lamarr", "Turing", "Johnson", "Lattner", "Núñez", "O'Brien", "Kierkegaard", "Tanaka", "Okafor",
+    ]
+    static let hostileSuffixes = [
+        " <script>alert(\"xss\")</script>", " \"><img src=x onerror=alert(1)>", " & Sons", " 'quoted'", " 🍷🧀", " </li><li>injected",
+        " {{name}}",
+    ]
+    static let interests = ["wine cellars", "type systems", "<b>bold</b> claims", "\"quotes\" & 'apostrophes'", "cheese 🧀", "table views"]
+
+    /// `count` people; every 13th has hostile text in the name and every 5th in the bio.
+    public static func make(count: Int) -> [Person] {
+        (1...max(count, 1)).prefix(count).map { id in
+            let first = firstNames[id % firstNames.count]
+            let last = lastNames[(id / firstNames.count) % lastNames.count]
+            var name = first + " " + last
+            if id % 13 == 0 { name += hostileSuffixes[(id / 13) % hostileSuffixes.count] }
+            let role = Person.Role.allCases[(id * 7 + id / 3) % 4]
+            let email = (first + "." + last).lowercased().filter { $0.isLetter || $0 == "." } + "\(id)@example.com"
+            let interest = interests[id % interests.count]
+            let bio = id % 5 == 0 ? "Likes \(interest) & <i>markup</i> in bios." : "Likes \(interest)."
+            return Person(id: id, name: name, role: role, email: email, bio: bio)
+        }
+    }
+
+    /// The listbench data set (see shared/peers/WORKLOAD.md): person `i` of 1…count.
+    public static func listbench(count: Int = 100_000) -> [Person] {
+        (1...max(count, 1)).prefix(count).map { i in
+            Person(
+                id: i, name: i % 7 == 0 ? "Person \(i) <b>&\"'" : "Person \(i)", role: Person.Role.allCases[[0, 1, 2, 3][i % 4]],
+                email: "person\(i)@example.com", bio: "Bio of person \(i): likes <tags> & \"quotes\" and 'apostrophes' in text.")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Cellar
+import TableKit
+
+/// The lists Cellar ships with, mounted by `make run`.
+public enum Showcase {
+    /// Registers the showcase's cells and mounts its lists on `app`.
+    public static func install(in app: App, peopleCount: Int = 10_000, listbenchCount: Int = 100_000, bigCount: Int = 1_000_000) throws {
+        try app.register(EngineerCell.self)
+        try app.register(ToggleCell.self)
+        try app.register(LinkCell.self)
+        try app.register(ProductCell.self)
+        try app.register(BigRowCell.self)
+        try app.registerPrototypes()
+
+        let people = PeopleDirectory.make(count: peopleCount)
+        let listbench = PeopleDirectory.listbench(count: listbenchCount)
+
+        app.indexList(at: "/", title: "Lists")
+        app.list("/people", summary: "\(peopleCount.formatted()) people: engineers in a class cell, everyone else in a prototype cell") { _ in
+            PeopleController(title: "People", people: people, footer: "\(peopleCount.formatted()) people")
+        }
+        app.list("/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .paged(defaultLimit: 100, maxLimit: 100)) {
+            _ in SettingsController()
+        }
+        app.list("/catalog", summary: "Wines, cheeses and notes in one list, with search", paging: .paged(defaultLimit: 100, maxLimit: 200)) {
+            context in CatalogController(query: context.query["q"], listPath: context.listPath)
+        }
+        app.list("/reports", summary: "A list that shows a loading placeholder, then its rows") { context in ReportsController(context: context) }
+        app.list("/big", title: "Big", summary: "\(bigCount.formatted()) generated rows streamed in one response", paging: .unpaged) { _ in
+            BigListController(count: bigCount)
+        }
+        app.list("/xss", title: "Hostile data", summary: "Script and markup payloads in every field, all shown as text") { _ in
+            HostileListController()
+        }
+        app.list(
+            "/listbench", title: "Listbench", summary: "The benchmark workload: \(listbenchCount.formatted()) people",
+            paging: .paged(defaultLimit: 100, maxLimit: 10_000)
+        ) { _ in
+            PeopleController(title: "Listbench", people: listbench)
+        }
+    }
+}
+
+extension Int {
+    /// `10000` → `10,000`, without Foundation's locale machinery.
+    func formatted() -> String {
+        var html = HTMLWriter()
+        html.text(grouping: self)
+        return html.string
+    }
+}

@@ -137,6 +137,9 @@
     placeholder.setAttribute('aria-busy', 'true');
     try {
       const fragment = await fetchFragment(placeholder.dataset.loadingSrc);
+      const newPager = fragment.querySelector('nav.pager');
+      const oldPager = main.querySelector('nav.pager');
+      if (newPager && oldPager && !placeholder.contains(oldPager)) oldPager.replaceWith(newPager);
       if (placeholder.closest('ul')) placeholder.replaceWith(...fragment.querySelectorAll('ul.rows > li'));
       else placeholder.replaceWith(fragment);
       watchPager();

@@ -10,6 +10,7 @@ Scenarios (each reported on its own; the run fails if any fails):
   settings      /settings: >= 2 sections with an h2.section-header and a p.section-footer
   catalog-none  search for a term with no match -> .alert and the full list
   catalog-one   search for a term matching one product -> lands on /catalog/<id>
+  loading       --loading-path (/reports): the data-loading-src placeholder is replaced by rows
   xss           the hostile list (--xss-path) renders; no injected script ran (window.__xss
                 stays undefined, no alert/confirm/prompt, no CSP violation), also after
                 "Load more"
@@ -295,6 +296,15 @@ def scenario_xss(b: Browser, args, state: dict):
     print(f"    {rows} hostile rows rendered ({loaded} after Load more); nothing ran")
 
 
+def scenario_loading(b: Browser, args, state: dict):
+    b.get(args.loading_path)
+    b.wait(lambda d: b.count("main [data-loading-src]") == 0 and b.count("main li.cell") > 0,
+           f"the loading placeholder on {args.loading_path} to be replaced by rows")
+    pagers = b.count("main nav.pager")
+    expect(pagers <= 1, f"{pagers} nav.pager elements after the placeholder was filled")
+    print(f"    {b.count('main li.cell')} rows replaced the placeholder; {pagers} pager")
+
+
 def scenario_axe(b: Browser, args, state: dict):
     from axe_selenium_python import Axe
     bad = []
@@ -326,7 +336,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
     detail = f"/people/{state['people_ids'][0].removeprefix('row-')}" if state.get("people_ids") else "/people/1"
     pages = [("home", "/"), ("people", "/people"), ("people-detail", detail), ("settings", "/settings"),
              ("catalog", "/catalog"), ("catalog-nomatch", f"/catalog?q={args.nomatch_term}"),
-             ("xss", args.xss_path), ("big", "/big"), ("not-found", "/no-such-list/really")]
+             ("xss", args.xss_path), ("big", "/big"), ("reports", args.loading_path), ("not-found", "/no-such-list/really")]
     taken = 0
     b.expected_404.add(b.url(pages[-1][1]))
     for viewport in VIEWPORTS:
@@ -349,7 +359,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
 
 SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
-             ("xss", scenario_xss), ("axe", scenario_axe), ("screenshots", scenario_screenshots)]
+             ("xss", scenario_xss), ("loading", scenario_loading), ("axe", scenario_axe), ("screenshots", scenario_screenshots)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -357,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--screenshots", metavar="DIR", help="directory for screenshots (the scenario is skipped without it)")
     parser.add_argument("--xss-path", default="/xss")
+    parser.add_argument("--loading-path", default="/reports", help="a list whose page shows a loading placeholder")
     parser.add_argument("--rows", type=int, default=300, help="rows to load on /people (default 300)")
     parser.add_argument("--nomatch-term", default="zzqx-no-such-product")
     parser.add_argument("--unique-term", help="a catalog search term matching one product (default: found on /catalog)")

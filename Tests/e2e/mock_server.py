@@ -30,7 +30,7 @@ PUBLIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "P
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 ROLES = ["Engineer", "Designer", "Product Manager", "Engineer", "Support", "Researcher", "Writer"]
-NAV = [("/people", "People"), ("/settings", "Settings"), ("/catalog", "Catalog"), ("/big", "Big list")]
+NAV = [("/people", "People"), ("/settings", "Settings"), ("/catalog", "Catalog"), ("/big", "Big list"), ("/reports", "Reports")]
 
 
 def e(text) -> str:
@@ -127,7 +127,7 @@ def pager(path: str, offset: int, limit: int, count: int, total: int, query: dic
 
 def page(title: str, body: str, main_class: str = "table-view", main_attrs: str = "", current: str = "") -> str:
     mark = ' aria-current="page"'
-    nav = " ".join(f'<a href="{h}"{mark if h == current else ""}>{t}</a>' for h, t in NAV)
+    nav = "<ul>" + "".join(f'<li><a href="{h}"{mark if h == current else ""}>{t}</a></li>' for h, t in NAV) + "</ul>"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(title)} · Cellar</title><link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml"><script src="/static/app.js" defer></script></head>
@@ -137,7 +137,7 @@ def page(title: str, body: str, main_class: str = "table-view", main_attrs: str 
 <h1>{e(title)}</h1>
 {body}
 </main>
-<footer class="site-footer">Cellar — lists served the table-view way.</footer></body></html>
+<footer class="site-footer"><p>Rendered by Cellar with recycled cells. <a href="/healthz">Health</a> · <a href="/metrics">Metrics</a></p></footer></body></html>
 """
 
 
@@ -222,7 +222,13 @@ def list_big(q):
     return "Big list", [section(0, rows)], (offset, limit, len(rows), total), ""
 
 
-LISTS = {"people": list_people, "settings": list_settings, "catalog": list_catalog, "xss": list_xss, "big": list_big}
+def list_reports(q):
+    offset, limit = clamp_paging(q, 20, 100)
+    rows = [value_cell(f"r{i}", f"Report {i}", f"{i * 37 % 500} bottles") for i in range(offset + 1, min(60, offset + limit) + 1)]
+    return "Reports", [section(0, rows, "Inventory", "Counted just now")], (offset, limit, len(rows), 60), ""
+
+
+LISTS = {"reports": list_reports, "people": list_people, "settings": list_settings, "catalog": list_catalog, "xss": list_xss, "big": list_big}
 
 
 def detail(name: str, rid: str):
@@ -315,6 +321,10 @@ class Handler(BaseHTTPRequestHandler):
         if q.get("fragment") == "rows" or self.headers.get("HX-Request") == "true":
             return self.send(200, "\n".join(sections) + "\n" + nav + "\n")
         attrs = ' data-list="%s"' % name + (" data-infinite-scroll" if name == "big" else "")
+        if name == "reports":  # a list that shows a loading placeholder first, as the real /reports does
+            src = e(f"/reports?offset={offset}&limit={limit}&fragment=rows")
+            sections = [f'<div class="loading" aria-busy="true" data-loading-src="{src}"><p>Counting the bottles…</p>'
+                        f'<noscript><p><a href="{src}">Show the rows</a></p></noscript></div>']
         body = extra + "\n".join(sections) + "\n" + nav + "\n" + LIVE
         self.send(200, page(title, body, "table-view", attrs, current="/" + name))
 

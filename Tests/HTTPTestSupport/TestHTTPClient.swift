@@ -68,18 +68,23 @@ public final class TestHTTPClient {
         }
     }
 
+    private var descriptorClosed = false
+
     deinit {
-        Glibc.close(descriptor)
+        if !descriptorClosed { Glibc.close(descriptor) }
     }
 
-    /// Closes the connection.
+    /// Closes the socket (unread data makes the kernel reset the connection, as when a browser tab goes away).
     public func close() {
-        shutdown(descriptor, Int32(SHUT_RDWR))
+        guard !descriptorClosed else { return }
+        Glibc.close(descriptor)
+        descriptorClosed = true
         isClosed = true
     }
 
     /// Sends `bytes` exactly as given.
     public func sendRaw(_ bytes: [UInt8]) throws {
+        guard !descriptorClosed else { throw TestHTTPClientError.connectionClosed }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -156,6 +161,7 @@ public final class TestHTTPClient {
 
     /// Waits until the server closes the connection; true if it did within `timeout` (data received meanwhile is discarded).
     public func waitForClose(timeout: Duration) -> Bool {
+        guard !descriptorClosed else { return true }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -245,6 +251,7 @@ public final class TestHTTPClient {
 
     /// Reads more bytes into the buffer, compacting it first.
     private func fill() throws {
+        guard !descriptorClosed else { throw TestHTTPClientError.connectionClosed }
         if position > 0 {
             buffer.removeFirst(position)
             position = 0

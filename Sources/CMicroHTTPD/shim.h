@@ -5,7 +5,9 @@
 // cannot make itself. Swift cannot call C variadic functions, and MHD passes options,
 // daemon info and connection options through varargs. Every wrapper is prefixed `cmhd_`.
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -55,6 +57,29 @@ static inline struct MHD_OptionItem cmhd_option_uri_log(void *(*callback)(void *
 
 static inline struct MHD_OptionItem cmhd_option_end(void) {
     struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
+
+/// Receives one of libmicrohttpd's error messages, already formatted (MHD_OPTION_EXTERNAL_LOGGER passes a va_list,
+/// which Swift cannot format itself).
+typedef void (*cmhd_log_function)(void *cls, const char *message);
+
+/// A log function and its context; must outlive the daemon.
+struct cmhd_logger {
+    cmhd_log_function function;
+    void *cls;
+};
+
+static inline void cmhd_logger_trampoline(void *cls, const char *format, va_list ap) {
+    struct cmhd_logger *logger = (struct cmhd_logger *)cls;
+    char message[1024];
+    vsnprintf(message, sizeof message, format, ap);
+    logger->function(logger->cls, message);
+}
+
+/// Routes libmicrohttpd's error log (with MHD_USE_ERROR_LOG) to `logger->function`.
+static inline struct MHD_OptionItem cmhd_option_external_logger(struct cmhd_logger *logger) {
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&cmhd_logger_trampoline, logger };
     return item;
 }
 

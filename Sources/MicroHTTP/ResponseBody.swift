@@ -1,7 +1,9 @@
 /// The body of a ``Response``: nothing, bytes in memory, or a stream produced on demand.
 ///
 /// A `.bytes` body is sent with `Content-Length`; a `.stream` body with
-/// `Transfer-Encoding: chunked`, pulled from its producer as the client reads.
+/// `Transfer-Encoding: chunked`, pulled from its producer as the client reads. A HEAD request
+/// answered with a stream gets the headers only, with `Content-Length: 0` and the producer released
+/// unused (libmicrohttpd 0.9.75 would otherwise write a stray chunk terminator).
 public enum ResponseBody {
     /// No body (`Content-Length: 0`).
     case empty

@@ -29,7 +29,7 @@ public final class Server: Sendable {
 
     private enum State {
         case idle
-        case running(daemon: OpaquePointer, port: Int, context: Unmanaged<ServerCore>)
+        case running(daemon: OpaquePointer, port: Int, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)
         case stopping
         case stopped
     }
@@ -47,7 +47,7 @@ public final class Server: Sendable {
     /// The port the server listens on (the bound one when configured with port 0); the configured port before start.
     public var port: Int {
         state.withLock { state in
-            if case .running(_, let port, _) = state { return port }
+            if case .running(_, let port, _, _) = state { return port }
             return configuration.port
         }
     }
@@ -74,16 +74,20 @@ public final class Server: Sendable {
         try state.withLock { (state: inout State) throws(ServerError) in
             guard case .idle = state else { throw ServerError.alreadyStarted }
             let context = Unmanaged.passRetained(core)
+            let daemonLogger = UnsafeMutablePointer<cmhd_logger>.allocate(capacity: 1)
+            daemonLogger.initialize(to: cmhd_logger(function: MHDCallbacks.logDaemonMessage, cls: context.toOpaque()))
             let daemon = address.withSockAddr { socketAddress in
-                startDaemon(context: context.toOpaque(), socketAddress: socketAddress, ipv6: address.isIPv6)
+                startDaemon(context: context.toOpaque(), logger: daemonLogger, socketAddress: socketAddress, ipv6: address.isIPv6)
             }
             guard let daemon else {
-                let reason = String(cString: strerror(errno))
+                let error = errno
+                let reason = core.lastDaemonMessage.withLock { $0 } ?? String(cString: strerror(error))
+                daemonLogger.deallocate()
                 context.release()
                 throw ServerError.bindFailed(host: configuration.host, port: configuration.port, reason: reason)
             }
             let port = Int(cmhd_daemon_port(daemon))
-            state = .running(daemon: daemon, port: port, context: context)
+            state = .running(daemon: daemon, port: port, context: context, daemonLogger: daemonLogger)
             core.logger.info(
                 "Listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)"])
         }
@@ -93,14 +97,15 @@ public final class Server: Sendable {
     ///
     /// Idempotent and callable from any thread (e.g. after `sigwait` on the main thread), but not from a handler.
     public func stop(gracePeriod: Duration = .seconds(10)) {
-        let running: (daemon: OpaquePointer, context: Unmanaged<ServerCore>)? = state.withLock { state in
-            guard case .running(let daemon, _, let context) = state else {
-                if case .idle = state { state = .stopped }
-                return nil
+        let running: (daemon: OpaquePointer, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)? =
+            state.withLock { state in
+                guard case .running(let daemon, _, let context, let daemonLogger) = state else {
+                    if case .idle = state { state = .stopped }
+                    return nil
+                }
+                state = .stopping
+                return (daemon, context, daemonLogger)
             }
-            state = .stopping
-            return (daemon, context)
-        }
         guard let running else {
             while state.withLock({ if case .stopping = $0 { return true } else { return false } }) { usleep(5_000) }
             return
@@ -116,15 +121,19 @@ public final class Server: Sendable {
         let abandoned = core.inFlightRequests.load(ordering: .relaxed)
         MHD_stop_daemon(running.daemon)
         if listenSocket >= 0 { close(listenSocket) }
+        running.daemonLogger.deallocate()
         running.context.release()
         core.logger.info("Stopped", metadata: abandoned > 0 ? ["abandoned_requests": "\(abandoned)"] : [:])
         state.withLock { $0 = .stopped }
     }
 
-    private func startDaemon(context: UnsafeMutableRawPointer, socketAddress: UnsafeMutableRawPointer, ipv6: Bool) -> OpaquePointer? {
+    private func startDaemon(
+        context: UnsafeMutableRawPointer, logger: UnsafeMutablePointer<cmhd_logger>, socketAddress: UnsafeMutableRawPointer, ipv6: Bool
+    ) -> OpaquePointer? {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
+            cmhd_option_external_logger(logger),
             cmhd_option_pointer(.SOCK_ADDR, socketAddress),
             cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.connectionLimit)),
             cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.perIPConnectionLimit)),

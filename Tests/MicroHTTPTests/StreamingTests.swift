@@ -49,6 +49,17 @@ import Testing
         }
     }
 
+    @Test func headOfAStreamSendsNoBody() throws {
+        try withServer(Self.router()) { server in
+            let client = try TestHTTPClient(port: server.port)
+            let head = try client.request("HEAD", "/stream/1000000")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            // The connection is still in step: the next response is read correctly.
+            #expect(try client.request("GET", "/hello").text == "hi")
+        }
+    }
+
     @Test func manyConcurrentClients() throws {
         try withServer(Self.router()) { server in
             let count = 200

@@ -76,6 +76,15 @@ enum MHDCallbacks {
         Unmanaged<StreamBox>.fromOpaque(cls).release()
     }
 
+    /// libmicrohttpd's error log, formatted by the shim.
+    static let logDaemonMessage: cmhd_log_function = { cls, message in
+        guard let cls, let message else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        var text = String(cString: message)
+        while text.last?.isNewline == true { text.removeLast() }
+        core.recordDaemonMessage(text)
+    }
+
     static let collectHeader: MHD_KeyValueIterator = { cls, _, key, value in
         guard let cls, let key else { return .YES }
         let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)

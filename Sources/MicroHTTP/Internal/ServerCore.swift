@@ -18,6 +18,8 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set when the server stops: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// The last message libmicrohttpd logged (used to explain a failed start).
+    let lastDaemonMessage = Locked<String?>(nil)
 
     init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?) {
         self.configuration = configuration
@@ -125,6 +127,11 @@ final class ServerCore: Sendable {
             response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
         }
         let bodyAllowed = request.method != .head && response.status != .notModified && response.status != .noContent
+        if case .stream = response.body, !bodyAllowed {
+            // libmicrohttpd 0.9.75 still writes the chunked terminator after the head of a HEAD response,
+            // which the client would read as the start of the next response: send no stream at all.
+            response.body = .empty
+        }
         let handle: OpaquePointer?
         switch response.body {
         case .empty:
@@ -185,6 +192,12 @@ final class ServerCore: Sendable {
         if outcome != .completed { metadata["outcome"] = "\(outcome)" }
         logger.info("\(summary.method) \(summary.path) \(summary.status?.code ?? 0)", metadata: metadata)
         observer?.requestCompleted(summary)
+    }
+
+    /// Logs a message from libmicrohttpd's error log.
+    func recordDaemonMessage(_ message: String) {
+        lastDaemonMessage.withLock { $0 = message }
+        logger.warning("libmicrohttpd: \(message)")
     }
 
     /// libmicrohttpd writes `Content-Length`, `Transfer-Encoding` and framing itself.

@@ -90,21 +90,9 @@ public struct HTMLWriter: Sendable {
 
     /// Appends an integer with thousands separators (`10,000`).
     public mutating func text(grouping number: Int) {
-        if number < 0 {
-            buffer.append(UInt8(ascii: "-"))
-            text(grouping: 0 - number)
-            return
-        }
-        if number >= 1000 {
-            text(grouping: number / 1000)
-            buffer.append(UInt8(ascii: ","))
-            let rest = number % 1000
-            if rest < 100 { buffer.append(UInt8(ascii: "0")) }
-            if rest < 10 { buffer.append(UInt8(ascii: "0")) }
-            HTMLWriter.appendDecimal(rest, to: &buffer)
-        } else {
-            HTMLWriter.appendDecimal(number, to: &buffer)
-        }
+        if number < 0 { buffer.append(UInt8(ascii: "-")) }
+        // Int.min has no positive twin: group its magnitude.
+        HTMLWriter.appendGrouped(number.magnitude, to: &buffer)
     }
 
     /// Appends text for use inside an attribute value (the same escaping as ``text(_:)``).
@@ -223,6 +211,19 @@ public struct HTMLWriter: Sendable {
             return
         }
         appendDecimal(UInt(number), to: &bytes)
+    }
+
+    static func appendGrouped(_ number: UInt, to bytes: inout [UInt8]) {
+        guard number >= 1000 else {
+            appendDecimal(number, to: &bytes)
+            return
+        }
+        appendGrouped(number / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        let rest = number % 1000
+        if rest < 100 { bytes.append(UInt8(ascii: "0")) }
+        if rest < 10 { bytes.append(UInt8(ascii: "0")) }
+        appendDecimal(rest, to: &bytes)
     }
 
     @usableFromInline static func appendDecimal(_ number: UInt, to bytes: inout [UInt8]) {

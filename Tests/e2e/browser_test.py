@@ -319,9 +319,15 @@ def scenario_axe(b: Browser, args, state: dict):
         b.set_view("desktop", scheme)
         for path in args.axe_paths:
             b.get(path)
-            axe = Axe(b.driver)
-            axe.inject()
-            results = axe.run()
+            Axe(b.driver).inject()
+            # Axe.run() never returns when axe-core's promise rejects; report the rejection instead.
+            results = b.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "axe.run().then((r) => done(r), (e) => done({error: String(e && e.stack || e)}));")
+            if results.get("error"):
+                bad.append(f"{path} [{scheme}]: axe-core failed: {results['error'][:300]}")
+                print(f"    {bad[-1]}")
+                continue
             violations = results.get("violations", [])
             for v in violations:
                 targets = [" ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
@@ -334,7 +340,7 @@ def scenario_axe(b: Browser, args, state: dict):
                     bad.append(line)
             print(f"    {path} [{scheme}]: {len(violations)} violation(s), {len(results.get('passes', []))} rules passed")
     b.set_view("desktop", "light")
-    expect(not bad, f"{len(bad)} serious/critical axe violation(s)")
+    expect(not bad, f"{len(bad)} axe problem(s): serious/critical violations or axe-core failures")
 
 
 def scenario_screenshots(b: Browser, args, state: dict):

@@ -143,6 +143,20 @@ final class TemporaryRoot {
                     #expect(error == .connectionClosed || error == .socketError(errno: ECONNRESET), "\(length): \(error)")
                 }
             }
+            for target in ["/hello?q=" + String(repeating: "q", count: 100_000), "/" + String(repeating: "%41", count: 40_000)] {
+                do {
+                    let response = try fetch(server, target)
+                    #expect(response.status < 500, "\(target.prefix(20)) → \(response.status)")
+                } catch let error as TestHTTPClientError {
+                    #expect(error == .connectionClosed || error == .socketError(errno: ECONNRESET), "\(error)")
+                }
+            }
+            do {
+                let response = try fetch(server, "/hello", headers: [("X-Huge", String(repeating: "h", count: 200_000))])
+                #expect([400, 413, 431].contains(response.status), "huge header → \(response.status)")
+            } catch let error as TestHTTPClientError {
+                #expect(error == .connectionClosed || error == .socketError(errno: ECONNRESET) || error == .socketError(errno: EPIPE), "\(error)")
+            }
             // Headers of ~16 KB fit the default connection memory limit.
             let big = try fetch(server, "/hello", headers: [("X-Big", String(repeating: "b", count: 16_000))])
             #expect(big.status == 200)

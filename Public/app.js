@@ -10,16 +10,14 @@
   const startFirst = Number(startPager && startPager.dataset.first);
   const startOffset = startFirst > 0 ? startFirst - 1
     : Math.max(0, Number(new URL(location.href).searchParams.get('offset')) || 0);
-  let busy = false;
-  let observer = null;
+  let busy = false, observer = null;
 
   const fmt = (n) => Number(n).toLocaleString('en');
 
   function fragmentURL(link) {
     if (link.dataset.fragmentUrl) return link.dataset.fragmentUrl;
     const url = new URL(link.href, location.href);
-    url.searchParams.set('fragment', 'rows');
-    return url.href;
+    url.searchParams.set('fragment', 'rows'); return url.href;
   }
 
   async function fetchFragment(url) {
@@ -32,11 +30,9 @@
 
   function showError(message) {
     clearErrors();
-    const alert = document.createElement('div');
-    alert.className = 'alert alert-error';
+    const alert = Object.assign(document.createElement('div'), { className: 'alert alert-error', textContent: message });
     alert.setAttribute('role', 'alert');
     alert.dataset.loadError = '';
-    alert.textContent = message;
     const live = document.getElementById('live');
     if (live) live.before(alert); else main.append(alert);
   }
@@ -53,7 +49,8 @@
       const target = key === undefined ? null
         : main.querySelector(`ul.rows[data-section="${CSS.escape(key)}"]`)
           || main.querySelector(`section.table-section[data-section="${CSS.escape(key)}"] ul.rows`);
-      const rows = section.querySelectorAll('ul.rows > li');
+      // A row already on the page (the list moved under us) is not added twice.
+      const rows = [...section.querySelectorAll('ul.rows > li')].filter((li) => !li.id || !document.getElementById(li.id));
       if (target) {
         if (!firstRow && rows.length) firstRow = rows[0];
         target.append(...rows);
@@ -92,10 +89,7 @@
         if (current && last && total) current.textContent = `Rows ${fmt(startOffset + 1)}–${fmt(last)} of ${fmt(total)}`;
         if (oldPager) oldPager.replaceWith(newPager); else anchor.before(newPager);
         if (first && last && total) announce(`Rows ${fmt(first)}–${fmt(last)} of ${fmt(total)} loaded`);
-      } else {
-        link.remove();
-        announce('All rows loaded');
-      }
+      } else { link.remove(); announce('All rows loaded'); }
       clearErrors();
       keepURLInStep(newPager);
       if (moveFocus) {

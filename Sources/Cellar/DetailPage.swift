@@ -11,9 +11,9 @@ enum DetailPage {
         for field in detail.fields {
             html.element("dt", text: field.label)
             html.raw("<dd>")
-            if let link = field.link, isSafeLink(link) {
+            if let link = field.link, HTMLWriter.isSafeURL(link) {
                 html.raw("<a")
-                html.attribute("href", link)
+                html.urlAttribute("href", link)
                 html.raw(">")
                 html.text(field.value)
                 html.raw("</a>")
@@ -71,12 +71,5 @@ enum DetailPage {
         encoder.writer.string(route.path)
         encoder.writer.raw("}}\n")
         return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .bytes(encoder.writer.bytes))
-    }
-
-    /// Only links that cannot run script: http(s), mailto, and paths on this site.
-    static func isSafeLink(_ link: String) -> Bool {
-        let lowered = link.lowercased()
-        if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") || lowered.hasPrefix("mailto:") { return true }
-        return link.hasPrefix("/") && !link.hasPrefix("//")
     }
 }

@@ -40,7 +40,7 @@ final class ListLinkCell: TableViewCell {
     override func render(into html: inout HTMLWriter) throws {
         guard let entry else { return }
         html.raw("<a class=\"cell-link\"")
-        html.attribute("href", entry.path)
+        html.urlAttribute("href", entry.path)
         html.raw("><span class=\"cell-title\">")
         html.text(entry.title)
         html.raw("</span>")

@@ -19,7 +19,7 @@ struct ListResponder: Sendable {
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
-        if let link = links.header { headers.add(name: "Link", value: link) }
+        if route.paging != .unpaged, let link = links.header { headers.add(name: "Link", value: link) }
 
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(app.bufferLimit, 16 * 1024 + page.window.count * 256))

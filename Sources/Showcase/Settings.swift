@@ -100,7 +100,7 @@ public final class LinkCell: TableViewCell, ConfigurableCell {
     public override func render(into html: inout HTMLWriter) throws {
         guard let data else { return }
         html.raw("<a class=\"cell-link\"")
-        html.attribute("href", data.destination)
+        html.urlAttribute("href", data.destination)
         html.raw("><span class=\"cell-title\">")
         html.text(data.title)
         html.raw("</span></a>")

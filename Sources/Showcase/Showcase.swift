@@ -4,7 +4,11 @@ import TableKit
 /// The lists Cellar ships with, mounted by `make run`.
 public enum Showcase {
     /// Registers the showcase's cells and mounts its lists on `app`.
-    public static func install(in app: App, peopleCount: Int = 10_000, listbenchCount: Int = 100_000, bigCount: Int = 1_000_000) throws {
+    ///
+    /// - Parameter hostilePayloads: the strings of the `/xss` list (default: ``HostileListController/payloads``).
+    public static func install(
+        in app: App, peopleCount: Int = 10_000, listbenchCount: Int = 100_000, bigCount: Int = 1_000_000, hostilePayloads: [String]? = nil
+    ) throws {
         try app.register(EngineerCell.self)
         try app.register(ToggleCell.self)
         try app.register(LinkCell.self)
@@ -29,8 +33,12 @@ public enum Showcase {
         app.list("/big", title: "Big", summary: "\(bigCount.formatted()) generated rows streamed in one response", paging: .unpaged) { _ in
             BigListController(count: bigCount)
         }
-        app.list("/xss", title: "Hostile data", summary: "Script and markup payloads in every field, all shown as text") { _ in
-            HostileListController()
+        let payloads = hostilePayloads ?? HostileListController.payloads
+        app.list(
+            "/xss", title: "Hostile data", summary: "Script and markup payloads in every field, all shown as text",
+            paging: .paged(defaultLimit: 50, maxLimit: 1000)
+        ) { _ in
+            HostileListController(payloads: payloads)
         }
         app.list(
             "/listbench", title: "Listbench", summary: "The benchmark workload: \(listbenchCount.formatted()) people",

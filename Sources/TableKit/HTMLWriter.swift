@@ -169,17 +169,42 @@ public struct HTMLWriter: Sendable {
         }
     }
 
+    /// What each byte needs: 0 nothing, 1 an entity, 2 a closer look (controls and the lead
+    /// bytes of C1 controls and noncharacters, which HTML forbids).
+    @usableFromInline static let byteClass: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in [0x26, 0x3C, 0x3E, 0x22, 0x27] { table[byte] = 1 }
+        for byte in 0x00...0x1F where byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D { table[byte] = 2 }
+        table[0x7F] = 2
+        table[0xC2] = 2
+        table[0xEF] = 2
+        for byte in 0xF0...0xF4 { table[byte] = 2 }
+        return table
+    }()
+
     /// Appends `source` with `& < > " '` replaced by entities, copying clean runs in bulk.
+    ///
+    /// Code points HTML forbids in a document — controls other than tab, newline, form feed and
+    /// carriage return, C1 controls and noncharacters — become U+FFFD, so that what is written
+    /// always parses back to the same text a validator accepts.
     @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var runStart = 0
         var index = 0
         let count = source.count
         while index < count {
             let byte = source[index]
-            // Everything at or above '?' and every control byte is safe; test the five cheaply.
-            if byte >= 0x3F || (byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27) {
+            let kind = byteClass[Int(byte)]
+            if kind == 0 {
                 index += 1
                 continue
+            }
+            var length = 1
+            if kind == 2 {
+                length = forbiddenLength(source, at: index)
+                if length == 0 {
+                    index += 1
+                    continue
+                }
             }
             if runStart < index {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
@@ -189,9 +214,10 @@ public struct HTMLWriter: Sendable {
             case 0x3C: appendStatic("&lt;", to: &bytes)
             case 0x3E: appendStatic("&gt;", to: &bytes)
             case 0x22: appendStatic("&quot;", to: &bytes)
-            default: appendStatic("&#39;", to: &bytes)
+            case 0x27: appendStatic("&#39;", to: &bytes)
+            default: appendStatic("\u{FFFD}", to: &bytes)
             }
-            index += 1
+            index += length
             runStart = index
         }
         if runStart < count {
@@ -199,11 +225,38 @@ public struct HTMLWriter: Sendable {
         }
     }
 
+    /// The length of the forbidden code point at `index`, or 0 when it is allowed after all.
+    @usableFromInline static func forbiddenLength(_ source: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let byte = source[index]
+        let remaining = source.count - index
+        switch byte {
+        case 0xC2:
+            // U+0080…U+009F: C2 80…C2 9F.
+            return remaining >= 2 && source[index + 1] >= 0x80 && source[index + 1] <= 0x9F ? 2 : 0
+        case 0xEF:
+            // U+FDD0…U+FDEF (EF B7 90…AF) and U+FFFE, U+FFFF (EF BF BE, EF BF BF).
+            guard remaining >= 3 else { return 0 }
+            let second = source[index + 1]
+            let third = source[index + 2]
+            if second == 0xB7 && third >= 0x90 && third <= 0xAF { return 3 }
+            if second == 0xBF && (third == 0xBE || third == 0xBF) { return 3 }
+            return 0
+        case 0xF0...0xF4:
+            // U+nFFFE and U+nFFFF in planes 1–16: the last two bytes are BF BE or BF BF.
+            guard remaining >= 4 else { return 0 }
+            let isPlaneEnd = source[index + 1] & 0x0F == 0x0F && source[index + 2] == 0xBF && (source[index + 3] == 0xBE || source[index + 3] == 0xBF)
+            return isPlaneEnd ? 4 : 0
+        default:
+            return 1
+        }
+    }
+
     @usableFromInline static func appendStatic(_ string: StaticString, to bytes: inout [UInt8]) {
         string.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    @usableFromInline static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
+    /// Appends `number` in decimal to any byte buffer (used by the JSON writer too).
+    public static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
         if number < 0 {
             bytes.append(UInt8(ascii: "-"))
             // Int.min has no positive twin: go through its magnitude.

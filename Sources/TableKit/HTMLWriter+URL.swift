@@ -1,0 +1,70 @@
+extension HTMLWriter {
+    /// Writes ` name="url"` when `url` cannot run script, and nothing at all when it could.
+    ///
+    /// Text can be escaped, but a URL attribute has a second meaning: `javascript:`, `data:` and
+    /// `vbscript:` links run code however well their characters are escaped. So only `http:`,
+    /// `https:` and `mailto:` URLs and relative references are written, with characters a URL
+    /// may not hold percent-encoded. Anything else leaves the element without the attribute
+    /// (a link without `href` is inert). Returns whether it wrote the attribute.
+    @discardableResult
+    public mutating func urlAttribute(_ name: StaticString, _ url: String) -> Bool {
+        guard HTMLWriter.isSafeURL(url) else { return false }
+        buffer.append(UInt8(ascii: " "))
+        raw(name)
+        raw("=\"")
+        let utf8 = Array(url.utf8)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            switch byte {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "'"): raw("&#39;")
+            case UInt8(ascii: "%")
+            where index + 2 < utf8.count && HTMLWriter.isHexDigit(utf8[index + 1]) && HTMLWriter.isHexDigit(utf8[index + 2]):
+                buffer.append(byte)
+            case 0x21, 0x23...0x26, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
+                buffer.append(byte)
+            default:
+                // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.
+                buffer.append(UInt8(ascii: "%"))
+                buffer.append(HTMLWriter.hexDigits[Int(byte >> 4)])
+                buffer.append(HTMLWriter.hexDigits[Int(byte & 0x0F)])
+            }
+            index += 1
+        }
+        buffer.append(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// Whether a link target is `http:`, `https:`, `mailto:` or relative — after dropping what
+    /// browsers drop (leading spaces and controls, tabs and newlines anywhere), case-insensitively.
+    public static func isSafeURL(_ url: String) -> Bool {
+        var scheme: [UInt8] = []
+        var sawStart = false
+        for byte in url.utf8 {
+            // Browsers strip leading C0 controls and spaces, and remove tabs and newlines anywhere.
+            if !sawStart && byte <= 0x20 { continue }
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            sawStart = true
+            switch byte {
+            case UInt8(ascii: ":"):
+                let name = String(decoding: scheme, as: UTF8.self).lowercased()
+                return name == "http" || name == "https" || name == "mailto"
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                // No scheme before the path, query or fragment: a relative reference.
+                return true
+            default:
+                // Anything outside ASCII letters, digits, `+ - .` cannot be part of a scheme, so
+                // what follows is a path — unless a browser would ignore it (zero-width characters
+                // and other invisibles are kept here, and make the URL unsafe if a `:` follows).
+                scheme.append(byte)
+            }
+        }
+        return true
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+}

@@ -197,7 +197,8 @@ final class ServerCore: Sendable {
     /// Logs a message from libmicrohttpd's error log.
     func recordDaemonMessage(_ message: String) {
         lastDaemonMessage.withLock { $0 = message }
-        logger.warning("libmicrohttpd: \(message)")
+        // Mostly per-connection noise (resets, timeouts); a failed start is reported through ServerError as well.
+        logger.notice("libmicrohttpd: \(message)")
     }
 
     /// libmicrohttpd writes `Content-Length`, `Transfer-Encoding` and framing itself.

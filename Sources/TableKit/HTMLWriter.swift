@@ -1,6 +1,6 @@
 /// Appends HTML to a byte buffer, escaping every piece of text by construction.
 ///
-/// ``text(_:)`` and ``attribute(_:_:)`` escape `&`, `<`, `>`, `"` and `'` (as `&amp;`, `&lt;`,
+/// ``text(_:)-(String)`` and ``attribute(_:_:)-(_,String)`` escape `&`, `<`, `>`, `"` and `'` (as `&amp;`, `&lt;`,
 /// `&gt;`, `&quot;`, `&#39;`), so data can never become markup. Markup itself goes in through
 /// ``raw(_:)``, which only takes a `StaticString` (a literal the programmer wrote), or through
 /// ``unsafeRaw(_:)``, whose name says what it is.
@@ -95,7 +95,7 @@ public struct HTMLWriter: Sendable {
         HTMLWriter.appendGrouped(number.magnitude, to: &buffer)
     }
 
-    /// Appends text for use inside an attribute value (the same escaping as ``text(_:)``).
+    /// Appends text for use inside an attribute value (the same escaping as ``text(_:)-(String)``).
     @inlinable public mutating func attributeText(_ value: String) { text(value) }
 
     /// Appends ` name="value"` with the value escaped.

@@ -2,8 +2,8 @@
 /// and a cell provider per row.
 ///
 /// A controller is made per request (with that request's query and paging), so it can be a
-/// plain struct over shared data. Everything but ``numberOfRows(inSection:)`` and
-/// ``cellProvider(forRowAt:)`` has a default.
+/// plain struct over shared data. Everything but ``title``, ``numberOfRows(inSection:)`` and
+/// ``DataCellProviding/cellProvider(forRowAt:)`` has a default.
 ///
 /// ```swift
 /// struct PeopleController: TableController {

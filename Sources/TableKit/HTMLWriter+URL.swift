@@ -22,7 +22,7 @@ extension HTMLWriter {
             case UInt8(ascii: "%")
             where index + 2 < utf8.count && HTMLWriter.isHexDigit(utf8[index + 1]) && HTMLWriter.isHexDigit(utf8[index + 2]):
                 buffer.append(byte)
-            case 0x21, 0x23...0x26, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
+            case 0x21, 0x23, 0x24, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
                 buffer.append(byte)
             default:
                 // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.

@@ -1,0 +1,230 @@
+import Foundation
+import TableKit
+import Testing
+
+@Suite struct ReuseRegistryTests {
+    private final class FirstCell: TableViewCell {}
+    private final class SecondCell: TableViewCell {}
+
+    // MARK: Registered and prototype cells
+
+    @Test func classAndPrototypeRegistrationsAreListed() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        try registry.register(DetailCell.self, forCellReuseIdentifier: "Detail")
+        try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)
+
+        #expect(registry.registeredIdentifiers == ["Detail", "SubtitleCell", "TitleCell"])
+        #expect(registry.prototypeIdentifiers == ["SubtitleCell"])
+        #expect(registry.isRegistered("Detail"))
+        #expect(!registry.isRegistered("DetailCell"))
+        #expect(!registry.isRegistered("Nope"))
+    }
+
+    @Test func aClassDequeuesAsItselfAndAPrototypeAsAPrototypeCell() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)
+        let tableView = TableView(registry: registry)
+        let indexPath = IndexPath(row: 0, section: 0)
+
+        #expect(try tableView.dequeueReusableCell(withIdentifier: "TitleCell", for: indexPath) is TitleCell)
+        let prototype = try #require(try tableView.dequeueReusableCell(withIdentifier: "SubtitleCell", for: indexPath) as? PrototypeCell)
+        #expect(prototype.prototypeIdentifier == "SubtitleCell")
+        #expect(prototype.template?.keys == ["href", "name", "role"])
+    }
+
+    // MARK: Collisions
+
+    @Test func theSameClassTwiceIsFine() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        try registry.register(TitleCell.self)
+        try registry.register(TitleCell.self, forCellReuseIdentifier: "TitleCell")
+        #expect(registry.registeredIdentifiers == ["TitleCell"])
+    }
+
+    @Test func oneClassMayHoldTwoIdentifiers() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        try registry.register(TitleCell.self, forCellReuseIdentifier: "Heading")
+        #expect(registry.registeredIdentifiers == ["Heading", "TitleCell"])
+    }
+
+    @Test func twoClassesCannotShareAnIdentifier() throws {
+        let registry = ReuseRegistry()
+        try registry.register(FirstCell.self, forCellReuseIdentifier: "Shared")
+        let error = #expect(throws: TableKitError.self) {
+            try registry.register(SecondCell.self, forCellReuseIdentifier: "Shared")
+        }
+        guard case .duplicateIdentifier(let identifier, let existing, let new) = error else {
+            Issue.record("expected duplicateIdentifier, got \(String(describing: error))")
+            return
+        }
+        #expect(identifier == "Shared")
+        #expect(existing.hasPrefix("class ") && existing.hasSuffix("FirstCell"))
+        #expect(new.hasPrefix("class ") && new.hasSuffix("SecondCell"))
+        let message = String(describing: error!)
+        #expect(message.contains("'Shared'") && message.contains("FirstCell") && message.contains("SecondCell"))
+
+        // The first registration stands: nothing is ever replaced.
+        let cell = try TableView(registry: registry).dequeueReusableCell(withIdentifier: "Shared", for: IndexPath(row: 0, section: 0))
+        #expect(type(of: cell) == FirstCell.self)
+    }
+
+    @Test func aClassCannotTakeAPrototypesIdentifier() throws {
+        let registry = ReuseRegistry()
+        try registry.registerPrototype("TitleCell", template: "<b>{{title}}</b>")
+        #expect(throws: TableKitError.duplicateIdentifier("TitleCell", existing: "a prototype template", new: "class TableKitTests.TitleCell")) {
+            try registry.register(TitleCell.self)
+        }
+        #expect(registry.prototypeIdentifiers == ["TitleCell"])
+    }
+
+    @Test func aPrototypeCannotTakeAClasssIdentifier() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        #expect(throws: TableKitError.duplicateIdentifier("TitleCell", existing: "class TableKitTests.TitleCell", new: "a prototype template")) {
+            try registry.registerPrototype("TitleCell", template: "<b>{{title}}</b>")
+        }
+        #expect(registry.prototypeIdentifiers.isEmpty)
+    }
+
+    @Test func aPrototypeIsRegisteredOnce() throws {
+        let registry = ReuseRegistry()
+        try registry.registerPrototype("NoteCell", template: "{{title}}")
+        #expect(throws: TableKitError.self) {
+            try registry.registerPrototype("NoteCell", template: "{{title}}")
+        }
+    }
+
+    // MARK: Prototype identifiers
+
+    @Test(arguments: [
+        "", "has space", "../etc/passwd", "a/b", "a\\b", "Ünïcode", "emoji🙂", "dot.html", "<script>", "tab\t", "nul\u{0}",
+        String(repeating: "x", count: 129),
+    ])
+    func invalidPrototypeIdentifiersAreRejected(identifier: String) {
+        let registry = ReuseRegistry()
+        #expect(throws: TableKitError.invalidIdentifier(identifier)) {
+            try registry.registerPrototype(identifier, template: "{{title}}")
+        }
+        #expect(registry.registeredIdentifiers.isEmpty)
+    }
+
+    @Test(arguments: ["A", "SubtitleCell", "value-cell_2", "0", String(repeating: "x", count: 128)])
+    func validPrototypeIdentifiersAreAccepted(identifier: String) throws {
+        let registry = ReuseRegistry()
+        try registry.registerPrototype(identifier, template: "{{title}}")
+        #expect(registry.prototypeIdentifiers == [identifier])
+    }
+
+    @Test func invalidIdentifierMessageSaysWhatIsAllowed() {
+        let message = TableKitError.invalidIdentifier("a b").description
+        #expect(message == "'a b' is not a valid reuse identifier: use letters, digits, '_' and '-'.")
+    }
+
+    @Test func aBrokenTemplateIsAnInvalidPrototype() {
+        let registry = ReuseRegistry()
+        let error = #expect(throws: TableKitError.self) {
+            try registry.registerPrototype("BrokenCell", template: "<p>\n  {{#open}}x")
+        }
+        guard case .invalidPrototype(let identifier, let file, let templateError) = error else {
+            Issue.record("expected invalidPrototype, got \(String(describing: error))")
+            return
+        }
+        #expect(identifier == "BrokenCell")
+        #expect(file == nil)
+        #expect(templateError.line == 2 && templateError.column == 3)
+        #expect(!registry.isRegistered("BrokenCell"))
+    }
+
+    // MARK: Prototype folders
+
+    @Test func registerPrototypesReadsEveryHTMLFileInAFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("SubtitleCell.html", subtitlePrototype)
+        try folder.write("NoteCell.html", "<p class=\"cell-title\">{{title}}</p>")
+        try folder.write("README.txt", "not a prototype {{")
+        try folder.write("ValueCell.htm", "wrong extension")
+
+        let registry = ReuseRegistry()
+        let identifiers = try registry.registerPrototypes(in: folder.path)
+
+        #expect(identifiers == ["NoteCell", "SubtitleCell"])
+        #expect(registry.prototypeIdentifiers == ["NoteCell", "SubtitleCell"])
+        let controller = StubController(rows: 1) { DataCellProvider(prototype: "NoteCell", for: $0, data: ["title": "Shipping"]) }
+        #expect(try controller.renderedHTML(registry: registry).contains(#"<p class="cell-title">Shipping</p>"#))
+    }
+
+    @Test func aBrokenTemplateInAFolderNamesFileLineAndColumn() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("GoodCell.html", "{{title}}")
+        try folder.write("BrokenCell.html", "<span>{{title}}</span>\n<span>{{{title}}}</span>")
+
+        let registry = ReuseRegistry()
+        let error = #expect(throws: TableKitError.self) { try registry.registerPrototypes(in: folder.path) }
+        guard case .invalidPrototype(let identifier, let file, let templateError) = error else {
+            Issue.record("expected invalidPrototype, got \(String(describing: error))")
+            return
+        }
+        #expect(identifier == "BrokenCell")
+        #expect(file == folder.path + "/BrokenCell.html")
+        #expect(templateError.line == 2)
+        #expect(templateError.column == 7)
+        let message = String(describing: error!)
+        #expect(message.hasPrefix("Prototype 'BrokenCell' (\(folder.path)/BrokenCell.html) does not compile: line 2, column 7: "))
+    }
+
+    @Test func aFileNameThatIsNoIdentifierIsRejected() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Bad Name.html", "{{title}}")
+        #expect(throws: TableKitError.invalidIdentifier("Bad Name")) {
+            try ReuseRegistry().registerPrototypes(in: folder.path)
+        }
+    }
+
+    @Test func aMissingFolderIsUnreadable() {
+        let path = FileManager.default.temporaryDirectory.path + "/no-such-folder-\(UUID().uuidString)"
+        #expect(throws: TableKitError.unreadablePrototypes(path: path, reason: "the folder cannot be listed")) {
+            try ReuseRegistry().registerPrototypes(in: path)
+        }
+    }
+
+    @Test func aFileThatIsNotUTF8IsUnreadable() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("LatinCell.html", Data([0x3C, 0x62, 0x3E, 0xE9, 0x3C, 0x2F, 0x62, 0x3E]))  // "<b>é</b>" in Latin-1
+        #expect(throws: TableKitError.unreadablePrototypes(path: folder.path + "/LatinCell.html", reason: "the file is not UTF-8")) {
+            try ReuseRegistry().registerPrototypes(in: folder.path)
+        }
+    }
+
+    @Test func anEmptyFolderRegistersNothing() throws {
+        let folder = try TemporaryFolder()
+        let registry = ReuseRegistry()
+        #expect(try registry.registerPrototypes(in: folder.path).isEmpty)
+        #expect(registry.registeredIdentifiers.isEmpty)
+    }
+}
+
+/// A folder under the temporary directory, removed when the value goes away.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("TableKitTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try write(name, Data(text.utf8))
+    }
+
+    func write(_ name: String, _ data: Data) throws {
+        try data.write(to: URL(fileURLWithPath: path + "/" + name))
+    }
+}

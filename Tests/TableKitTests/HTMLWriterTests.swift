@@ -1,0 +1,151 @@
+import Foundation
+import TableKit
+import Testing
+
+// Swift string literals cannot hold U+FDD0…U+FDEF, noncharacters HTML forbids.
+private let fdd0 = String(Unicode.Scalar(0xFDD0)!)
+private let fdef = String(Unicode.Scalar(0xFDEF)!)
+
+@Suite struct HTMLWriterTests {
+    private func written(_ body: (inout HTMLWriter) -> Void) -> String {
+        var html = HTMLWriter()
+        body(&html)
+        return html.string
+    }
+
+    // MARK: Escaping
+
+    @Test func textEscapesTheFiveCharacters() {
+        #expect(written { $0.text(#"& < > " '"#) } == "&amp; &lt; &gt; &quot; &#39;")
+        #expect(written { $0.text("<<>>&&") } == "&lt;&lt;&gt;&gt;&amp;&amp;")
+    }
+
+    @Test func escapingAppliesAtTheStartTheEndAndBetweenCleanRuns() {
+        #expect(written { $0.text("<a>") } == "&lt;a&gt;")
+        #expect(written { $0.text("clean") } == "clean")
+        #expect(written { $0.text("x&y") } == "x&amp;y")
+        #expect(written { $0.text("") } == "")
+        // Every printable ASCII character but the five, and the four allowed controls, pass through unchanged.
+        let ascii = String(decoding: ([0x09, 0x0A, 0x0C, 0x0D] + (0x20..<0x7F)).filter { !Array("&<>\"'".utf8).contains($0) }, as: UTF8.self)
+        #expect(written { $0.text(ascii) } == ascii)
+    }
+
+    @Test func alreadyEscapedTextIsEscapedAgain() {
+        #expect(written { $0.text("&lt;b&gt; &amp; &#39;") } == "&amp;lt;b&amp;gt; &amp;amp; &amp;#39;")
+    }
+
+    @Test func substringsAreEscapedToo() {
+        let source = "xx<b>yy"
+        #expect(written { $0.text(source.dropFirst(2).dropLast(2)) } == "&lt;b&gt;")
+    }
+
+    @Test func attributesEscapeTheirValues() {
+        #expect(written { $0.attribute("title", #"a"b'c<d>&e"#) } == #" title="a&quot;b&#39;c&lt;d&gt;&amp;e""#)
+        #expect(written { $0.attribute("data-count", -12) } == #" data-count="-12""#)
+        #expect(written { $0.attributeText(#"" onmouseover="x"#) } == "&quot; onmouseover=&quot;x")
+    }
+
+    @Test func multiByteUTF8AndEmojiPassThrough() {
+        let text = "Ünïcødé — 日本語 — עברית — 👩🏽‍💻🏳️‍🌈 — \u{202E}evil\u{202C} — e\u{301}"
+        #expect(written { $0.text(text) } == text)
+        #expect(written { $0.text(text) }.utf8.count == text.utf8.count)
+        #expect(written { $0.attribute("title", "🙂<") } == #" title="🙂&lt;""#)
+    }
+
+    @Test(arguments: [
+        "\u{0}", "\u{1}", "\u{8}", "\u{B}", "\u{E}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", fdd0, fdef,
+        "\u{FFFE}", "\u{FFFF}", "\u{1FFFE}", "\u{2FFFF}", "\u{10FFFE}", "\u{10FFFF}",
+    ])
+    func codePointsHTMLForbidsBecomeReplacementCharacters(forbidden: String) {
+        #expect(written { $0.text("a" + forbidden + "<") } == "a\u{FFFD}&lt;")
+        #expect(written { $0.attribute("title", forbidden + forbidden) } == " title=\"\u{FFFD}\u{FFFD}\"")
+    }
+
+    @Test(arguments: [
+        "\t", "\n", "\u{C}", "\r", " ", "\u{A0}", "\u{FDCF}", "\u{FDF0}", "\u{FFFC}", "\u{FFFD}", "\u{1FFFD}", "\u{10FFFD}", "\u{E000}",
+        "\u{202E}", "\u{200B}", "\u{FEFF}", "é", "🙂",
+    ])
+    func theCodePointsAroundThemAreKept(allowed: String) {
+        #expect(written { $0.text("a" + allowed + "b") }.unicodeScalars.elementsEqual(("a" + allowed + "b").unicodeScalars))
+    }
+
+    // MARK: Numbers
+
+    @Test(arguments: [0, 7, 9, 10, 42, 999, 1000, -1, -10, 1_234_567, Int.max, Int.min])
+    func integersAreWrittenInDecimal(number: Int) {
+        #expect(written { $0.text(number) } == String(number))
+    }
+
+    @Test func integerExtremes() {
+        #expect(written { $0.text(Int.min) } == "-9223372036854775808")
+        #expect(written { $0.text(Int.max) } == "9223372036854775807")
+    }
+
+    @Test(arguments: [
+        (0, "0"), (999, "999"), (1000, "1,000"), (10_000, "10,000"), (1_000_001, "1,000,001"), (1_002_030, "1,002,030"),
+        (-1234, "-1,234"), (-999, "-999"), (Int.max, "9,223,372,036,854,775,807"), (Int.min, "-9,223,372,036,854,775,808"),
+    ])
+    func groupingPutsACommaEveryThreeDigits(number: Int, expected: String) {
+        #expect(written { $0.text(grouping: number) } == expected)
+    }
+
+    // MARK: Path segments
+
+    @Test func pathSegmentsKeepUnreservedCharactersAndEncodeTheRest() {
+        #expect(written { $0.pathSegment("AZaz09-._~") } == "AZaz09-._~")
+        #expect(written { $0.pathSegment("a b/c?d#e&f\"g'h<i>%") } == "a%20b%2Fc%3Fd%23e%26f%22g%27h%3Ci%3E%25")
+        #expect(written { $0.pathSegment("..") } == "..")
+        #expect(written { $0.pathSegment("é🙂") } == "%C3%A9%F0%9F%99%82")
+        #expect(written { $0.pathSegment("\u{0}\n") } == "%00%0A")
+        #expect(written { $0.pathSegment("") } == "")
+    }
+
+    @Test func pathSegmentsAgreeWithFoundation() {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        for sample in ["javascript:alert(1)", "<script>", "a+b=c;d,e", "100%", "Grace Hopper", "ü/ß", "\u{202E}x"] {
+            #expect(written { $0.pathSegment(sample) } == sample.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+    }
+
+    // MARK: Markup
+
+    @Test func rawMarkupIsWrittenAsIs() {
+        #expect(written { $0.raw("<hr class=\"x\">") } == #"<hr class="x">"#)
+        #expect(written { $0.unsafeRaw("<b>trusted</b>") } == "<b>trusted</b>")
+        #expect(written { $0.unsafeRaw(bytes: Array("<i>".utf8)) } == "<i>")
+    }
+
+    @Test func elementsWrapEscapedText() throws {
+        #expect(written { $0.element("span", class: "cell-title", text: "A & B") } == #"<span class="cell-title">A &amp; B</span>"#)
+        #expect(written { $0.element("p", text: "<p>") } == "<p>&lt;p&gt;</p>")
+        #expect(
+            written { html in
+                html.element("ul", class: "rows") { $0.element("li", text: "1") }
+            } == #"<ul class="rows"><li>1</li></ul>"#)
+
+        struct Stop: Error {}
+        var html = HTMLWriter()
+        #expect(throws: Stop.self) { try html.element("div") { _ in throw Stop() } }
+        #expect(html.string == "<div>")
+    }
+
+    // MARK: Buffer
+
+    @Test func theBufferCanBeInspectedTakenAndReused() {
+        var html = HTMLWriter(capacity: 64)
+        html.text("hello")
+        #expect(html.count == 5)
+        #expect(html.bytes == Array("hello".utf8))
+        html.removeFirst(2)
+        #expect(html.string == "llo")
+        #expect(html.takeBytes() == Array("llo".utf8))
+        #expect(html.count == 0)
+        html.text("again")
+        html.removeAll()
+        #expect(html.count == 0 && html.string.isEmpty)
+
+        var reused = HTMLWriter(reusing: Array("kept ".utf8))
+        reused.text("<more>")
+        #expect(reused.string == "kept &lt;more&gt;")
+    }
+}

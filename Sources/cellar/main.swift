@@ -12,8 +12,26 @@ struct CellarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellar",
         abstract: "Serves lists the iOS table-view way: typed cells, reuse, sections — as HTML pages, fragments and JSON.",
+        discussion: """
+            Environment (a flag wins over its variable):
+              HOST                            --host (serve, healthcheck)
+              PORT                            --port (serve, healthcheck)
+              CELLAR_PUBLIC                   --public (serve, routes)
+              CELLAR_THREADS                  --threads
+              CELLAR_LOG_LEVEL                --log-level
+              CELLAR_LOG_FORMAT               --log-format
+              CELLAR_MAX_CONNECTIONS          --max-connections
+              CELLAR_MAX_CONNECTIONS_PER_IP   --max-connections-per-ip
+              CELLAR_TIMEOUT                  --timeout
+              CELLAR_SHUTDOWN_GRACE           --shutdown-grace
+
+            SIGTERM or SIGINT: stop accepting connections, let responses in flight
+            finish for up to the shutdown grace, exit 0.
+            Exit codes: 64 usage or configuration error, 70 cannot start (e.g. the
+            port is taken), 1 healthcheck failed.
+            """,
         version: cellarVersion,
-        subcommands: [Serve.self, Routes.self],
+        subcommands: [Serve.self, Routes.self, Healthcheck.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -52,7 +70,9 @@ struct AppOptions: ParsableArguments {
             try Showcase.install(in: app, hostilePayloads: try hostilePayloads())
             try app.validate()
         } catch {
-            throw ValidationError("Cannot start: \(error)")
+            // A configuration problem, not a usage one: the message alone, without a usage line.
+            FileHandle.standardError.write(Data("Error: Cannot start: \(error)\n".utf8))
+            throw ExitCode.validationFailure
         }
         return app
     }
@@ -156,6 +176,102 @@ struct Routes: ParsableCommand {
         for route in app.makeRouter().routes {
             print("\(route.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(route.pattern)")
         }
+    }
+}
+
+struct Healthcheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Exit 0 if the server here answers GET /healthz with 200, else 1 (for a container HEALTHCHECK without curl).")
+
+    @Option(help: ArgumentHelp("The server's address (env HOST; 0.0.0.0 and :: mean this machine's loopback).", valueName: "address"))
+    var host: String = Environment.string("HOST") ?? "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The server's port (env PORT).", valueName: "port"))
+    var port: Int = Environment.int("PORT") ?? 8080
+
+    @Option(help: ArgumentHelp("Seconds to wait for connecting and for the answer.", valueName: "seconds"))
+    var timeout: Int = 3
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535 (got \(port)).") }
+        guard (1...60).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 60 seconds (got \(timeout)).") }
+    }
+
+    func run() throws {
+        // A server listening on every address is reached on loopback.
+        let target = host == "0.0.0.0" ? "127.0.0.1" : host == "::" || host == "[::]" ? "::1" : host
+        let url = "http://\(target.contains(":") ? "[\(target)]" : target):\(port)/healthz"
+        switch HealthProbe.statusLine(host: target, port: port, path: "/healthz", timeoutSeconds: timeout) {
+        case .success(let statusLine) where statusLine.split(separator: " ").dropFirst().first == "200":
+            print("healthy: \(url) answered \(statusLine)")
+        case .success(let statusLine):
+            FileHandle.standardError.write(Data("unhealthy: \(url) answered \(statusLine)\n".utf8))
+            throw ExitCode(1)
+        case .failure(let problem):
+            FileHandle.standardError.write(Data("unhealthy: \(url): \(problem.message)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// One `GET` over a plain socket, enough to read the status line: the runtime image has no curl.
+enum HealthProbe {
+    struct Problem: Error {
+        let message: String
+    }
+
+    static func statusLine(host: String, port: Int, path: String, timeoutSeconds: Int) -> Result<String, Problem> {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var addresses: UnsafeMutablePointer<addrinfo>?
+        let lookup = getaddrinfo(host, String(port), &hints, &addresses)
+        guard lookup == 0, let first = addresses else {
+            return .failure(Problem(message: "cannot resolve '\(host)': \(String(cString: gai_strerror(lookup)))"))
+        }
+        defer { freeaddrinfo(first) }
+        var lastError = "no address"
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let address = next {
+            next = address.pointee.ai_next
+            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard descriptor >= 0 else {
+                lastError = String(cString: strerror(errno))
+                continue
+            }
+            defer { close(descriptor) }
+            // On Linux SO_SNDTIMEO bounds connect() too.
+            var time = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+            guard connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else {
+                lastError = "connect: \(String(cString: strerror(errno)))"
+                continue
+            }
+            let authority = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: cellar-healthcheck\r\nConnection: close\r\n\r\n".utf8)
+            var sent = 0
+            while sent < request.count {
+                let count = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { return .failure(Problem(message: "send: \(String(cString: strerror(errno)))")) }
+                sent += count
+            }
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while !received.contains(UInt8(ascii: "\n")) && received.count < 8192 {
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else {
+                    let reason = count == 0 ? "connection closed before a status line" : "recv: \(String(cString: strerror(errno)))"
+                    return .failure(Problem(message: reason))
+                }
+                received += buffer[..<count]
+            }
+            let line = String(decoding: received.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+            guard line.hasPrefix("HTTP/") else { return .failure(Problem(message: "not an HTTP answer: '\(line.prefix(80))'")) }
+            return .success(line)
+        }
+        return .failure(Problem(message: lastError))
     }
 }
 

@@ -111,16 +111,22 @@ struct Serve: ParsableCommand {
     var shutdownGrace: Int = Environment.int("CELLAR_SHUTDOWN_GRACE") ?? 10
 
     func validate() throws {
+        try Environment.validate(
+            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_TIMEOUT", "CELLAR_SHUTDOWN_GRACE")
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256 (got \(threads)).") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(logLevel)').")
         }
-        guard LineLogHandler.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be logfmt or json (got '\(logFormat)').") }
+        guard LineLogHandler.Format(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be logfmt or json (got '\(logFormat)').")
+        }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
         guard maxConnectionsPerIP >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1 (got \(maxConnectionsPerIP)).") }
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout)).") }
-        guard (0...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be between 0 and 600 seconds (got \(shutdownGrace)).") }
+        guard (0...600).contains(shutdownGrace) else {
+            throw ValidationError("--shutdown-grace must be between 0 and 600 seconds (got \(shutdownGrace)).")
+        }
     }
 
     func run() throws {
@@ -193,6 +199,7 @@ struct Healthcheck: ParsableCommand {
     var timeout: Int = 3
 
     func validate() throws {
+        try Environment.validate("PORT")
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535 (got \(port)).") }
         guard (1...60).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 60 seconds (got \(timeout)).") }
     }
@@ -275,8 +282,14 @@ enum HealthProbe {
     }
 }
 
-/// Environment fallbacks; a set but malformed number is kept as a string the option parser rejects.
+/// Environment fallbacks. A set but malformed number is remembered, not fatal here: default values
+/// are evaluated for every subcommand (and for `--help`), so only the command that reads the
+/// variable rejects it, in its `validate()`, rather than falling back to a default nobody asked for.
 enum Environment {
+    /// Malformed numeric variables seen so far, by name. Written only while the command line is
+    /// parsed, on the main thread, before any other thread exists.
+    nonisolated(unsafe) private static var malformed: [String: String] = [:]
+
     static func string(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value
@@ -285,11 +298,17 @@ enum Environment {
     static func int(_ name: String) -> Int? {
         guard let value = string(name) else { return nil }
         guard let number = Int(value) else {
-            // Fail loudly rather than fall back to a default the operator did not ask for.
-            FileHandle.standardError.write(Data("cellar: \(name)='\(value)' is not a whole number\n".utf8))
-            exit(64)
+            malformed[name] = value
+            return nil
         }
         return number
+    }
+
+    /// Throws for the first of `names` that is set to something other than a whole number.
+    static func validate(_ names: String...) throws {
+        for name in names {
+            if let value = malformed[name] { throw ValidationError("\(name)='\(value)' is not a whole number.") }
+        }
     }
 }
 

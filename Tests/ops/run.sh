@@ -321,6 +321,13 @@ metrics_names() {
     [ -z "$missing" ] || { echo "    missing:$missing"; return 1; }
 }
 check "GET /metrics is Prometheus text with requests, latency, bytes, connections and cell counters" metrics_names
+unmatched() {
+    local i
+    for i in 1 2 3; do curl -sS -o /dev/null "$base/no-such-page-$i"; done
+    curl -fsS "$base/metrics" >"$work/metrics" || return 1
+    grep -q '^http_requests_total{.*route="unmatched".*status="404"' "$work/metrics" && ! grep -q 'no-such-page' "$work/metrics"
+}
+check "unknown paths are counted as route=\"unmatched\" (the label set stays bounded)" unmatched
 
 # Metrics move: warm every worker thread's pool first (concurrent requests), then count.
 seq 1 16 | xargs -P 4 -I{} curl -fsS -o /dev/null "$base/people" 
@@ -577,6 +584,8 @@ check "cellar --help: the subcommands and every environment variable" \
     help_mentions --help serve routes healthcheck SIGTERM "${environment_names[@]}" "${serve_flags[@]}"
 check "cellar serve --help: every option and its environment variable" help_mentions "serve --help" "${serve_flags[@]}" "${environment_names[@]}"
 check "cellar healthcheck --help: --host, --port, --timeout" help_mentions "healthcheck --help" --host --port --timeout HOST PORT
+check "a malformed serve variable (CELLAR_THREADS=abc) does not break cellar routes or --help" \
+    bash -c "cd '$app' && env -i CELLAR_THREADS=abc ./cellar routes >/dev/null && env -i CELLAR_THREADS=abc ./cellar --help >/dev/null"
 check "cellar --version: $version" test "$("$app/cellar" --version)" = "$version"
 timings[command line]=$(elapsed "$t0" "$(now)")
 

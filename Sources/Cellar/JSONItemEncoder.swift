@@ -18,6 +18,9 @@ final class JSONItemEncoder: Encoder {
     private var stack: [Frame] = []
     /// Whether the next container or single value fills a slot that was just opened (a key or an array position).
     private var expectingValue = false
+    /// Where the container of the value being encoded sits in `stack`: a second `container(keyedBy:)`
+    /// for the same value (a subclass after `super.encode(to: encoder)`) writes into that one.
+    private var valueDepth = 0
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -37,6 +40,9 @@ final class JSONItemEncoder: Encoder {
             writer.string(url.absoluteString)
             return
         }
+        let outerValueDepth = valueDepth
+        valueDepth = base
+        defer { valueDepth = outerValueDepth }
         expectingValue = true
         try value.encode(to: self)
         if expectingValue {
@@ -55,12 +61,16 @@ final class JSONItemEncoder: Encoder {
     }
 
     private func open(isArray: Bool) -> Int {
-        if expectingValue {
+        if expectingValue || stack.count <= valueDepth {
             expectingValue = false
             writer.raw(isArray ? "[" : "{")
             stack.append(Frame(isArray: isArray, count: 0))
+            return stack.count - 1
         }
-        return stack.count - 1
+        // Another container for a value that already opened one: the same container, once the
+        // containers nested in it are closed.
+        close(downTo: valueDepth + 1)
+        return valueDepth
     }
 
     /// Prepares the slot for the next value of the container at `depth`: closes deeper
@@ -116,7 +126,7 @@ final class JSONItemEncoder: Encoder {
         }
         mutating func encode(_ value: Float, forKey key: Key) throws {
             begin(key)
-            encoder.writer.number(Double(value))
+            encoder.writer.number(value)
         }
         mutating func encode(_ value: Int, forKey key: Key) throws {
             begin(key)
@@ -192,7 +202,25 @@ final class JSONItemEncoder: Encoder {
             encoder.beginElement(at: depth)
             encoder.writer.number(value)
         }
+        mutating func encode(_ value: Float) throws {
+            encoder.beginElement(at: depth)
+            encoder.writer.number(value)
+        }
         mutating func encode(_ value: Int) throws {
+            encoder.beginElement(at: depth)
+            encoder.writer.number(value)
+        }
+        // Every integer type needs its own method: the generic one below would otherwise take
+        // them, and their `encode(to:)` comes straight back here through a single-value container.
+        mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+        mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+        mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+        mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+        mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+        mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+        mutating func encode(_ value: UInt64) throws {
             encoder.beginElement(at: depth)
             encoder.writer.number(value)
         }
@@ -225,10 +253,26 @@ final class JSONItemEncoder: Encoder {
         mutating func encode(_ value: Bool) throws { encoder.writer.bool(value) }
         mutating func encode(_ value: String) throws { encoder.writer.string(value) }
         mutating func encode(_ value: Double) throws { encoder.writer.number(value) }
-        mutating func encode(_ value: Float) throws { encoder.writer.number(Double(value)) }
+        mutating func encode(_ value: Float) throws { encoder.writer.number(value) }
         mutating func encode(_ value: Int) throws { encoder.writer.number(value) }
+        // As in the unkeyed container: without these, `Int8(1).encode(to:)` would recurse forever.
+        mutating func encode(_ value: Int8) throws { encoder.writer.number(Int(value)) }
+        mutating func encode(_ value: Int16) throws { encoder.writer.number(Int(value)) }
+        mutating func encode(_ value: Int32) throws { encoder.writer.number(Int(value)) }
         mutating func encode(_ value: Int64) throws { encoder.writer.number(Int(value)) }
+        mutating func encode(_ value: UInt) throws { encoder.writer.number(UInt64(value)) }
+        mutating func encode(_ value: UInt8) throws { encoder.writer.number(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { encoder.writer.number(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { encoder.writer.number(Int(value)) }
         mutating func encode(_ value: UInt64) throws { encoder.writer.number(value) }
         mutating func encode(_ value: some Encodable) throws { try encoder.encodeValue(value) }
+    }
+}
+
+extension JSONWriter {
+    /// A `Float` as `JSONEncoder` writes it: its own shortest digits (`0.1`), not those of the
+    /// `Double` it widens to (`0.10000000149011612`).
+    fileprivate mutating func number(_ value: Float) {
+        number(Double(value.description) ?? Double(value))
     }
 }

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "Cellar", targets: ["Cellar"]),
+        .library(name: "Showcase", targets: ["Showcase"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

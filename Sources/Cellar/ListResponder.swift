@@ -148,21 +148,28 @@ final class ListStream: ResponseBodyProducer {
 /// Strong validators for buffered bodies: a 64-bit hash of the bytes, quoted.
 enum ETag {
     static func of(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // Four independent lanes of multiply-xor over 32 bytes a step, folded at the end: a
+        // validator, not a cryptographic hash, at a fraction of a cycle per byte.
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9)
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var hash: UInt64 = 0
         bytes.withUnsafeBytes { raw in
             var index = 0
             let count = raw.count
-            while index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                hash = (hash ^ word) &* 0x0000_0100_0000_01B3
-                hash ^= hash >> 29
-                index += 8
+            while index + 32 <= count {
+                lanes.0 = (lanes.0 ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
+                lanes.1 = (lanes.1 ^ raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) &* prime
+                lanes.2 = (lanes.2 ^ raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)) &* prime
+                lanes.3 = (lanes.3 ^ raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)) &* prime
+                index += 32
             }
+            hash = lanes.0 ^ (lanes.1 >> 7 | lanes.1 << 57) ^ (lanes.2 >> 19 | lanes.2 << 45) ^ (lanes.3 >> 31 | lanes.3 << 33)
             while index < count {
-                hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01B3
+                hash = (hash ^ UInt64(raw[index])) &* prime
                 index += 1
             }
         }
+        hash ^= hash >> 29
         hash ^= UInt64(bytes.count)
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""

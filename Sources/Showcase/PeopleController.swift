@@ -19,7 +19,7 @@ public struct PeopleController: TableController {
     public func titleForHeader(inSection section: Int) -> String? { footer == nil ? nil : "Everyone" }
     public func titleForFooter(inSection section: Int) -> String? { footer }
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { cells.cellProvider(forRowAt: indexPath) }
-    public func identifier(forRowAt indexPath: IndexPath) -> String { String(people[indexPath.row].id) }
+    public func identifier(forRowAt indexPath: IndexPath) -> String { people[indexPath.row].identifier }
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { people[indexPath.row] }
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { people[indexPath.row].detail }
 

@@ -3,6 +3,8 @@ import TableKit
 /// A person in the people lists. A class, so a row's configure closure captures one reference
 /// and a cell holds one pointer: no copying and no allocation per row.
 public final class Person: Sendable, Encodable {
+    private enum CodingKeys: String, CodingKey { case id, name, role, email, bio }
+
     public enum Role: String, Sendable, Encodable, CaseIterable {
         case engineer = "Engineer"
         case designer = "Designer"
@@ -15,9 +17,12 @@ public final class Person: Sendable, Encodable {
     public let role: Role
     public let email: String
     public let bio: String
+    /// `id` as text, made once: it is the row's identifier on every render.
+    public let identifier: String
 
     public init(id: Int, name: String, role: Role, email: String, bio: String) {
         self.id = id
+        identifier = String(id)
         self.name = name
         self.role = role
         self.email = email

@@ -8,5 +8,20 @@ public protocol CellIdentifiable: AnyObject {
 }
 
 extension CellIdentifiable {
-    public static var reuseIdentifier: String { String(describing: self) }
+    public static var reuseIdentifier: String { ReuseIdentifierNames.name(of: self) }
+}
+
+/// The default identifiers, one per class, computed once: a type's name takes the runtime a few
+/// thousand instructions to spell, and a list asks for it on every row.
+enum ReuseIdentifierNames {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var names: [ObjectIdentifier: String] = [:]
+
+    static func name(of type: AnyObject.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = lock.withLock({ names[key] }) { return name }
+        let name = String(describing: type)
+        lock.withLock { names[key] = name }
+        return name
+    }
 }

@@ -11,39 +11,41 @@
 /// ```
 public struct DataCellProvider {
     /// The identifier the cell is dequeued by.
-    public let reuseIdentifier: String
+    public var reuseIdentifier: String { explicitIdentifier ?? configuration.cellClass?.reuseIdentifier ?? "" }
+    /// The identifier given when it is not the class's own name (which is looked up without spelling it).
+    @usableFromInline let explicitIdentifier: String?
     /// The row this provider is for.
     public let indexPath: IndexPath
     /// Whether the cell class registers itself on first use. Prototypes are never registered this
     /// way: their identifier must already be registered at start-up.
     public let registerCell: Bool
-    let configuration: any CellConfiguration
+    @usableFromInline let configuration: any CellConfiguration
 
     /// A class cell, configured by a closure whose parameter type names the class.
-    public init<Cell: TableViewCell>(
-        reuseIdentifier: String = Cell.reuseIdentifier, for indexPath: IndexPath, registerCell: Bool = true,
+    @inlinable public init<Cell: TableViewCell>(
+        reuseIdentifier: String? = nil, for indexPath: IndexPath, registerCell: Bool = true,
         configure: @escaping (Cell) throws -> Void
     ) {
-        self.reuseIdentifier = reuseIdentifier
+        explicitIdentifier = reuseIdentifier
         self.indexPath = indexPath
         self.registerCell = registerCell
         configuration = ClosureConfiguration(configure: configure)
     }
 
     /// A ``ConfigurableCell``, configured with its typed `CellData` (SGTableViewHelper's `SGCellConfigurer`).
-    public init<Cell: ConfigurableCell>(
-        reuseIdentifier: String = Cell.reuseIdentifier, for indexPath: IndexPath, cell: Cell.Type, data: Cell.CellData,
+    @inlinable public init<Cell: ConfigurableCell>(
+        reuseIdentifier: String? = nil, for indexPath: IndexPath, cell: Cell.Type, data: Cell.CellData,
         registerCell: Bool = true
     ) {
-        self.reuseIdentifier = reuseIdentifier
+        explicitIdentifier = reuseIdentifier
         self.indexPath = indexPath
         self.registerCell = registerCell
         configuration = DataConfiguration<Cell>(data: data)
     }
 
     /// A prototype cell (`Public/prototypes/<identifier>.html`), filled from `data`.
-    public init<Data: PrototypeData>(prototype identifier: String, for indexPath: IndexPath, data: Data) {
-        reuseIdentifier = identifier
+    @inlinable public init<Data: PrototypeData>(prototype identifier: String, for indexPath: IndexPath, data: Data) {
+        explicitIdentifier = identifier
         self.indexPath = indexPath
         registerCell = false
         configuration = PrototypeConfiguration(data: data)
@@ -52,7 +54,7 @@ public struct DataCellProvider {
     /// A heterogeneous row (SwiftCleanTools' `CellDataProtocol`): dispatched by the data's
     /// ``CellData/cellIdentifier`` to a cell that adopts ``CellDataConfigurable``.
     public init(cellData: any CellData, for indexPath: IndexPath) {
-        reuseIdentifier = cellData.cellIdentifier
+        explicitIdentifier = cellData.cellIdentifier
         self.indexPath = indexPath
         registerCell = false
         configuration = CellDataConfiguration(data: cellData)
@@ -60,11 +62,17 @@ public struct DataCellProvider {
 
     /// Dequeues the cell from `tableView` and configures it for this row.
     public func dequeueConfiguredCell(from tableView: TableView, selection: RowSelection? = nil) throws -> TableViewCell {
-        let cell = try tableView.dequeue(
-            reuseIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
+        let cell: TableViewCell
+        if let explicitIdentifier {
+            cell = try tableView.dequeue(explicitIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
+        } else if let cellClass = configuration.cellClass {
+            cell = try tableView.dequeue(cellClass, registering: registerCell, for: indexPath)
+        } else {
+            throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
+        }
         cell.selection = selection
         do {
-            try configuration.configure(cell, identifier: reuseIdentifier)
+            try configuration.configure(cell, identifier: explicitIdentifier)
         } catch {
             tableView.recycle(cell)
             throw error
@@ -81,40 +89,43 @@ public protocol DataCellProviding {
 
 // One small struct per configuration style, stored as an existential that fits its inline
 // buffer: the only allocation per row is what a configure closure captures.
-protocol CellConfiguration {
+@usableFromInline protocol CellConfiguration {
     var cellClass: TableViewCell.Type? { get }
-    func configure(_ cell: TableViewCell, identifier: String) throws
+    func configure(_ cell: TableViewCell, identifier: String?) throws
 }
 
-private func mismatch(_ cell: TableViewCell, _ identifier: String, expected: Any.Type) -> TableKitError {
-    .typeMismatch(identifier: identifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: expected))
+@usableFromInline func mismatch(_ cell: TableViewCell, _ identifier: String?, expected: Any.Type) -> TableKitError {
+    .typeMismatch(identifier: identifier ?? cell.poolEntry?.identifier ?? cell.reuseIdentifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: expected))
 }
 
-private struct ClosureConfiguration<Cell: TableViewCell>: CellConfiguration {
-    let configure: (Cell) throws -> Void
-    var cellClass: TableViewCell.Type? { Cell.self }
+@usableFromInline struct ClosureConfiguration<Cell: TableViewCell>: CellConfiguration {
+    @usableFromInline let configure: (Cell) throws -> Void
+    @usableFromInline var cellClass: TableViewCell.Type? { Cell.self }
+    @usableFromInline init(configure: @escaping (Cell) throws -> Void) { self.configure = configure }
 
-    func configure(_ cell: TableViewCell, identifier: String) throws {
+    @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
         try configure(cell)
     }
 }
 
-private struct DataConfiguration<Cell: ConfigurableCell>: CellConfiguration {
-    let data: Cell.CellData
-    var cellClass: TableViewCell.Type? { Cell.self }
+@usableFromInline struct DataConfiguration<Cell: ConfigurableCell>: CellConfiguration {
+    @usableFromInline let data: Cell.CellData
+    @usableFromInline var cellClass: TableViewCell.Type? { Cell.self }
+    @usableFromInline init(data: Cell.CellData) { self.data = data }
 
-    func configure(_ cell: TableViewCell, identifier: String) throws {
+    @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
         try cell.configure(with: data)
     }
 }
 
-private struct PrototypeConfiguration<Data: PrototypeData>: CellConfiguration {
-    let data: Data
-    var cellClass: TableViewCell.Type? { nil }
+@usableFromInline struct PrototypeConfiguration<Data: PrototypeData>: CellConfiguration {
+    @usableFromInline let data: Data
+    @usableFromInline var cellClass: TableViewCell.Type? { nil }
+    @usableFromInline init(data: Data) { self.data = data }
 
-    func configure(_ cell: TableViewCell, identifier: String) throws {
+    @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard let cell = cell as? PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
         cell.data = data
     }
@@ -124,7 +135,7 @@ private struct CellDataConfiguration: CellConfiguration {
     let data: any CellData
     var cellClass: TableViewCell.Type? { nil }
 
-    func configure(_ cell: TableViewCell, identifier: String) throws {
+    func configure(_ cell: TableViewCell, identifier: String?) throws {
         if let cell = cell as? any CellDataConfigurable {
             try cell.configure(with: data)
         } else if let cell = cell as? PrototypeCell, let values = data as? any PrototypeData {

@@ -9,7 +9,7 @@ extension HTMLWriter {
     @discardableResult
     public mutating func urlAttribute(_ name: StaticString, _ url: String) -> Bool {
         guard HTMLWriter.isSafeURL(url) else { return false }
-        buffer.append(UInt8(ascii: " "))
+        append(UInt8(ascii: " "))
         raw(name)
         raw("=\"")
         let utf8 = Array(url.utf8)
@@ -21,18 +21,18 @@ extension HTMLWriter {
             case UInt8(ascii: "'"): raw("&#39;")
             case UInt8(ascii: "%")
             where index + 2 < utf8.count && HTMLWriter.isHexDigit(utf8[index + 1]) && HTMLWriter.isHexDigit(utf8[index + 2]):
-                buffer.append(byte)
+                append(byte)
             case 0x21, 0x23, 0x24, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
-                buffer.append(byte)
+                append(byte)
             default:
                 // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.
-                buffer.append(UInt8(ascii: "%"))
-                buffer.append(HTMLWriter.hexDigits[Int(byte >> 4)])
-                buffer.append(HTMLWriter.hexDigits[Int(byte & 0x0F)])
+                append(UInt8(ascii: "%"))
+                append(HTMLWriter.hexDigits[Int(byte >> 4)])
+                append(HTMLWriter.hexDigits[Int(byte & 0x0F)])
             }
             index += 1
         }
-        buffer.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         return true
     }
 

@@ -14,85 +14,155 @@
 /// html.raw("</span>")
 /// ```
 public struct HTMLWriter: Sendable {
-    /// The bytes written so far.
-    public var bytes: [UInt8] { buffer }
-    @usableFromInline var buffer: [UInt8]
+    // The storage is zero-filled out to its capacity and `length` bytes of it are written, so
+    // appends are plain stores through a pointer, and ``takeBytes()`` hands the array over
+    // without a copy.
+    @usableFromInline var storage: [UInt8]
+    @usableFromInline var length: Int
 
     public init(capacity: Int = 0) {
-        buffer = []
-        buffer.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 0))
+        length = 0
     }
 
     /// Wraps an existing buffer (its contents are kept; its capacity is reused).
     public init(reusing buffer: [UInt8]) {
-        self.buffer = buffer
+        storage = buffer
+        length = buffer.count
     }
 
+    /// The bytes written so far (a copy; ``takeBytes()`` moves them out instead).
+    public var bytes: [UInt8] { Array(storage[..<length]) }
+
     /// The number of bytes written.
-    @inlinable public var count: Int { buffer.count }
+    @inlinable public var count: Int { length }
 
     /// The bytes as a string (for tests and small documents).
-    public var string: String { String(decoding: buffer, as: UTF8.self) }
+    public var string: String {
+        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+    }
 
     /// Empties the buffer, keeping its capacity.
     public mutating func removeAll(keepingCapacity: Bool = true) {
-        buffer.removeAll(keepingCapacity: keepingCapacity)
+        length = 0
+        if !keepingCapacity { storage = [] }
     }
 
     /// Takes the bytes out, leaving the writer empty.
     public mutating func takeBytes() -> [UInt8] {
-        let taken = buffer
-        buffer = []
+        var taken = storage
+        storage = []
+        taken.removeSubrange(length...)
+        length = 0
         return taken
     }
 
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
     public mutating func removeFirst(_ count: Int) {
-        buffer.removeFirst(count)
+        storage.removeFirst(count)
+        length -= count
+    }
+
+    // MARK: Storage
+
+    /// Makes room for `extra` more bytes.
+    @inlinable mutating func reserve(_ extra: Int) {
+        if length &+ extra > storage.count { grow(toHold: length &+ extra) }
+    }
+
+    @usableFromInline mutating func grow(toHold needed: Int) {
+        let target = max(needed, storage.count &* 2, 1024)
+        storage.reserveCapacity(target)
+        storage.append(contentsOf: repeatElement(0, count: storage.capacity - storage.count))
+    }
+
+    /// Appends raw bytes.
+    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) {
+        let count = source.count
+        guard count > 0, let base = source.baseAddress else { return }
+        reserve(count)
+        let at = length
+        storage.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.advanced(by: at).copyMemory(from: base, byteCount: count) }
+        length = at &+ count
+    }
+
+    @inlinable mutating func append(_ byte: UInt8) {
+        reserve(1)
+        let at = length
+        storage.withUnsafeMutableBufferPointer { $0[at] = byte }
+        length = at &+ 1
     }
 
     // MARK: Markup (trusted)
 
     /// Appends markup written in the source code. A `StaticString` cannot carry data from a request.
     @inlinable public mutating func raw(_ markup: StaticString) {
-        markup.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
     }
 
     /// Appends markup that is not escaped. Only for HTML the program made itself and trusts.
     public mutating func unsafeRaw(_ markup: String) {
         var markup = markup
-        markup.withUTF8 { buffer.append(contentsOf: $0) }
+        markup.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends bytes that are not escaped. Only for HTML the program made itself and trusts.
     public mutating func unsafeRaw<Bytes: Sequence>(bytes markup: Bytes) where Bytes.Element == UInt8 {
-        buffer.append(contentsOf: markup)
+        let done: Void? = markup.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            for byte in markup { append(byte) }
+        }
     }
 
     // MARK: Text (escaped)
 
     /// Appends text, escaped for an element's content or an attribute value.
     @inlinable public mutating func text(_ text: String) {
-        var text = text
-        text.withUTF8 { HTMLWriter.appendEscaped($0, to: &buffer) }
+        // Native and small strings lend their UTF-8 without a copy of the string value.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+        if done == nil {
+            var text = text
+            text.withUTF8 { appendEscaped($0) }
+        }
     }
 
     /// Appends text from a substring, escaped.
     public mutating func text(_ text: Substring) {
         var text = text
-        text.withUTF8 { HTMLWriter.appendEscaped($0, to: &buffer) }
+        text.withUTF8 { appendEscaped($0) }
     }
 
     /// Appends an integer in decimal.
     public mutating func text(_ number: Int) {
-        HTMLWriter.appendDecimal(number, to: &buffer)
+        reserve(20)
+        let at = length
+        length = storage.withUnsafeMutableBufferPointer { HTMLWriter.writeDecimal(number, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
     }
 
     /// Appends an integer with thousands separators (`10,000`).
     public mutating func text(grouping number: Int) {
-        if number < 0 { buffer.append(UInt8(ascii: "-")) }
-        // Int.min has no positive twin: group its magnitude.
-        HTMLWriter.appendGrouped(number.magnitude, to: &buffer)
+        // Up to 20 digits, 6 commas and a sign; written right to left on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+            var position = 32
+            // Int.min has no positive twin: group its magnitude.
+            var value = number.magnitude
+            var digits = 0
+            repeat {
+                if digits > 0 && digits % 3 == 0 {
+                    position -= 1
+                    scratch[position] = UInt8(ascii: ",")
+                }
+                position -= 1
+                scratch[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
+                value /= 10
+                digits += 1
+            } while value > 0
+            if number < 0 {
+                position -= 1
+                scratch[position] = UInt8(ascii: "-")
+            }
+            append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[position..<32]))
+        }
     }
 
     /// Appends text for use inside an attribute value (the same escaping as ``text(_:)-(String)``).
@@ -100,34 +170,54 @@ public struct HTMLWriter: Sendable {
 
     /// Appends ` name="value"` with the value escaped.
     @inlinable public mutating func attribute(_ name: StaticString, _ value: String) {
-        buffer.append(UInt8(ascii: " "))
+        append(UInt8(ascii: " "))
         raw(name)
-        buffer.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+        raw("=\"")
         text(value)
-        buffer.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Appends ` name="number"`.
     public mutating func attribute(_ name: StaticString, _ value: Int) {
-        buffer.append(UInt8(ascii: " "))
+        append(UInt8(ascii: " "))
         raw(name)
-        buffer.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+        raw("=\"")
         text(value)
-        buffer.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
-        for byte in segment.utf8 {
-            if HTMLWriter.isUnreserved(byte) {
-                buffer.append(byte)
-            } else {
-                buffer.append(UInt8(ascii: "%"))
-                buffer.append(HTMLWriter.hexDigits[Int(byte >> 4)])
-                buffer.append(HTMLWriter.hexDigits[Int(byte & 0x0F)])
-            }
+        var segment = segment
+        segment.withUTF8 { source in
+            reserve(source.count &* 3)
+            let at = length
+            length = storage.withUnsafeMutableBufferPointer { destination in
+                var out = destination.baseAddress.unsafelyUnwrapped + at
+                let start = out
+                for byte in source {
+                    if HTMLWriter.isUnreserved(byte) {
+                        out.pointee = byte
+                        out += 1
+                    } else {
+                        out[0] = UInt8(ascii: "%")
+                        out[1] = HTMLWriter.hexDigits[Int(byte >> 4)]
+                        out[2] = HTMLWriter.hexDigits[Int(byte & 0x0F)]
+                        out += 3
+                    }
+                }
+                return out - start
+            } + at
         }
+    }
+
+    /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.
+    @usableFromInline mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
+        // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1.
+        reserve(source.count &* 6)
+        let at = length
+        length = storage.withUnsafeMutableBufferPointer { HTMLWriter.escape(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
     }
 
     // MARK: Elements
@@ -136,18 +226,18 @@ public struct HTMLWriter: Sendable {
     public mutating func element(
         _ tag: StaticString, class className: StaticString? = nil, _ body: (inout HTMLWriter) throws -> Void
     ) rethrows {
-        buffer.append(UInt8(ascii: "<"))
+        append(UInt8(ascii: "<"))
         raw(tag)
         if let className {
             raw(" class=\"")
             raw(className)
-            buffer.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
         }
-        buffer.append(UInt8(ascii: ">"))
+        append(UInt8(ascii: ">"))
         try body(&self)
         raw("</")
         raw(tag)
-        buffer.append(UInt8(ascii: ">"))
+        append(UInt8(ascii: ">"))
     }
 
     /// Writes `<tag class="…">text</tag>` with the text escaped.
@@ -182,47 +272,63 @@ public struct HTMLWriter: Sendable {
         return table
     }()
 
-    /// Appends `source` with `& < > " '` replaced by entities, copying clean runs in bulk.
+    /// Writes `source` to `output` with `& < > " '` replaced by entities; returns the bytes written
+    /// (at most 6 per input byte).
     ///
     /// Code points HTML forbids in a document — controls other than tab, newline, form feed and
     /// carriage return, C1 controls and noncharacters — become U+FFFD, so that what is written
     /// always parses back to the same text a validator accepts.
-    @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        var index = 0
-        let count = source.count
-        while index < count {
-            let byte = source[index]
-            let kind = byteClass[Int(byte)]
-            if kind == 0 {
-                index += 1
-                continue
-            }
-            var length = 1
-            if kind == 2 {
-                length = forbiddenLength(source, at: index)
-                if length == 0 {
-                    index += 1
-                    continue
+    @usableFromInline static func escape(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let input = source.baseAddress else { return 0 }
+        return byteClass.withUnsafeBufferPointer { table in
+            let classes = table.baseAddress.unsafelyUnwrapped
+            var out = output
+            var index = 0
+            let count = source.count
+            while index < count {
+                // Copy the clean run up to the next byte that needs a look, in one go.
+                var end = index
+                while end < count && classes[Int(input[end])] == 0 { end &+= 1 }
+                if end > index {
+                    out.update(from: input + index, count: end &- index)
+                    out += end &- index
+                    index = end
+                    if index == count { break }
                 }
+                let byte = input[index]
+                var length = 1
+                if classes[Int(byte)] == 2 {
+                    length = forbiddenLength(source, at: index)
+                    if length == 0 {
+                        out.pointee = byte
+                        out += 1
+                        index &+= 1
+                        continue
+                    }
+                }
+                let entity: StaticString
+                switch byte {
+                case 0x26: entity = "&amp;"
+                case 0x3C: entity = "&lt;"
+                case 0x3E: entity = "&gt;"
+                case 0x22: entity = "&quot;"
+                case 0x27: entity = "&#39;"
+                default: entity = "\u{FFFD}"
+                }
+                out.update(from: entity.utf8Start, count: entity.utf8CodeUnitCount)
+                out += entity.utf8CodeUnitCount
+                index &+= length
             }
-            if runStart < index {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
-            }
-            switch byte {
-            case 0x26: appendStatic("&amp;", to: &bytes)
-            case 0x3C: appendStatic("&lt;", to: &bytes)
-            case 0x3E: appendStatic("&gt;", to: &bytes)
-            case 0x22: appendStatic("&quot;", to: &bytes)
-            case 0x27: appendStatic("&#39;", to: &bytes)
-            default: appendStatic("\u{FFFD}", to: &bytes)
-            }
-            index += length
-            runStart = index
+            return out - output
         }
-        if runStart < count {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<count]))
-        }
+    }
+
+    /// Appends `source` escaped to a plain byte array.
+    @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var writer = HTMLWriter(reusing: bytes)
+        bytes = []
+        writer.appendEscaped(source)
+        bytes = writer.takeBytes()
     }
 
     /// The length of the forbidden code point at `index`, or 0 when it is allowed after all.
@@ -266,17 +372,31 @@ public struct HTMLWriter: Sendable {
         appendDecimal(UInt(number), to: &bytes)
     }
 
-    static func appendGrouped(_ number: UInt, to bytes: inout [UInt8]) {
-        guard number >= 1000 else {
-            appendDecimal(number, to: &bytes)
-            return
+    /// Writes `number` in decimal at `output`; returns the bytes written (at most 20).
+    @usableFromInline static func writeDecimal(_ number: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = output
+        if number < 0 {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
         }
-        appendGrouped(number / 1000, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        let rest = number % 1000
-        if rest < 100 { bytes.append(UInt8(ascii: "0")) }
-        if rest < 10 { bytes.append(UInt8(ascii: "0")) }
-        appendDecimal(rest, to: &bytes)
+        var value = number.magnitude
+        if value < 10 {
+            out.pointee = UInt8(ascii: "0") &+ UInt8(value)
+            return out + 1 - output
+        }
+        var digits = 0
+        var probe = value
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        var position = digits
+        while value > 0 {
+            position -= 1
+            out[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
+            value /= 10
+        }
+        return out + digits - output
     }
 
     @usableFromInline static func appendDecimal(_ number: UInt, to bytes: inout [UInt8]) {

@@ -29,29 +29,100 @@ public struct PrototypeTemplate: Sendable {
     let segments: [Segment]
     /// Every name the template reads, in order of first use.
     public let keys: [String]
+    // The segments flattened into a little program over one byte array, so rendering a row is a
+    // loop over plain values: no enum payloads to retain, no recursion.
+    private let program: [Instruction]
+    private let literals: [UInt8]
+
+    struct Instruction: Sendable {
+        enum Kind: UInt8, Sendable {
+            /// `literals[operand..<operand + length]`.
+            case literal
+            /// The value of `keys[operand]`.
+            case value
+            /// The row's identifier (`{{id}}`), from the table.
+            case identifier
+            /// The row's detail link (`{{href}}`), from the table.
+            case selection
+            /// Skip to `length` unless `keys[operand]` is truthy.
+            case section
+            /// Skip to `length` if `keys[operand]` is truthy.
+            case invertedSection
+        }
+        var kind: Kind
+        var operand: Int32
+        var length: Int32
+    }
 
     /// Compiles a template; throws ``PrototypeTemplateError`` when it is malformed.
     public init(_ source: String) throws {
         var parser = Parser(source: Array(source.utf8))
         segments = try parser.parse()
         keys = parser.keys
+        var program: [Instruction] = []
+        var literals: [UInt8] = []
+        PrototypeTemplate.compile(segments, keys: parser.keys, into: &program, literals: &literals)
+        self.program = program
+        self.literals = literals
+    }
+
+    private static func compile(_ segments: [Segment], keys: [String], into program: inout [Instruction], literals: inout [UInt8]) {
+        for segment in segments {
+            switch segment {
+            case .literal(let bytes):
+                program.append(Instruction(kind: .literal, operand: Int32(literals.count), length: Int32(bytes.count)))
+                literals.append(contentsOf: bytes)
+            case .value(let key):
+                let kind: Instruction.Kind = key == "id" ? .identifier : key == "href" ? .selection : .value
+                program.append(Instruction(kind: kind, operand: Int32(keys.firstIndex(of: key) ?? 0), length: 0))
+            case .section(let key, let inverted, let body):
+                let start = program.count
+                program.append(Instruction(kind: inverted ? .invertedSection : .section, operand: Int32(keys.firstIndex(of: key) ?? 0), length: 0))
+                compile(body, keys: keys, into: &program, literals: &literals)
+                program[start].length = Int32(program.count)
+            }
+        }
     }
 
     /// Writes the template filled from `data` (every value escaped).
     public func render(into html: inout HTMLWriter, data: some PrototypeData) {
-        PrototypeTemplate.render(segments, into: &html, data: data)
+        render(into: &html, data: data, selection: nil)
     }
 
-    private static func render(_ segments: [Segment], into html: inout HTMLWriter, data: some PrototypeData) {
-        for segment in segments {
-            switch segment {
-            case .literal(let bytes):
-                html.unsafeRaw(bytes: bytes)
-            case .value(let key):
-                data.prototypeValue(forKey: key).write(into: &html)
-            case .section(let key, let inverted, let body):
-                if data.prototypeValue(forKey: key).isTruthy != inverted {
-                    render(body, into: &html, data: data)
+    /// Writes the template filled from `data`, with `{{id}}` and `{{href}}` taken from the row's selection.
+    public func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?) {
+        literals.withUnsafeBytes { literals in
+            var counter = 0
+            while counter < program.count {
+                let instruction = program[counter]
+                counter += 1
+                switch instruction.kind {
+                case .literal:
+                    let start = Int(instruction.operand)
+                    html.append(UnsafeRawBufferPointer(rebasing: literals[start..<start + Int(instruction.length)]))
+                case .value:
+                    data.prototypeValue(forKey: keys[Int(instruction.operand)]).write(into: &html)
+                case .identifier:
+                    if let selection {
+                        html.text(selection.identifier)
+                    } else {
+                        data.prototypeValue(forKey: "id").write(into: &html)
+                    }
+                case .selection:
+                    if let selection {
+                        selection.write(into: &html)
+                    } else {
+                        data.prototypeValue(forKey: "href").write(into: &html)
+                    }
+                case .section, .invertedSection:
+                    let key = keys[Int(instruction.operand)]
+                    let truthy: Bool
+                    if selection != nil && (key == "id" || key == "href") {
+                        truthy = true
+                    } else {
+                        truthy = data.prototypeValue(forKey: key).isTruthy
+                    }
+                    if truthy == (instruction.kind == .invertedSection) { counter = Int(instruction.length) }
                 }
             }
         }

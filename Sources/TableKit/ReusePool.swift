@@ -7,17 +7,23 @@ import Synchronization
 /// in the steady state every cell is a reused one, and rendering creates no instances.
 public final class ReusePool {
     final class Entry {
+        let identifier: String
         let registration: ReuseRegistry.Registration
         let styleClass: [UInt8]
-        var idle: [TableViewCell] = []
+        @exclusivity(unchecked) var idle: [TableViewCell] = []
 
-        init(registration: ReuseRegistry.Registration, styleClass: [UInt8]) {
+        init(identifier: String, registration: ReuseRegistry.Registration, styleClass: [UInt8]) {
+            self.identifier = identifier
             self.registration = registration
             self.styleClass = styleClass
         }
     }
 
-    var entries: [String: Entry] = [:]
+    @exclusivity(unchecked) var entries: [String: Entry] = [:]
+    /// The entry found last, checked first.
+    @exclusivity(unchecked) var lastEntry: Entry?
+    /// Entries of class cells dequeued under their own name, found without spelling the name.
+    @exclusivity(unchecked) var classEntries: [ObjectIdentifier: Entry] = [:]
     // Atomics only so that metrics can read them from another thread; each pool has its own,
     // so the counting threads never contend.
     private let created = Atomic<Int>(0)

@@ -57,9 +57,26 @@ public final class TableView {
         entry.idle.append(cell)
     }
 
+    /// Dequeues a class cell by its own identifier, found by type so the name is not spelled per row.
+    func dequeue(_ cellClass: TableViewCell.Type, registering: Bool, for indexPath: IndexPath) throws -> TableViewCell {
+        let key = ObjectIdentifier(cellClass)
+        let entry: ReusePool.Entry
+        if let found = pool.classEntries[key] {
+            entry = found
+        } else {
+            entry = try poolEntry(for: cellClass.reuseIdentifier, registering: registering ? cellClass : nil)
+            pool.classEntries[key] = entry
+        }
+        return take(from: entry, identifier: entry.identifier, for: indexPath)
+    }
+
     /// Dequeues, registering `cellClass` first when nothing is registered yet (`registerCell: true`).
     func dequeue(_ identifier: String, registering cellClass: TableViewCell.Type?, for indexPath: IndexPath) throws -> TableViewCell {
         let entry = try poolEntry(for: identifier, registering: cellClass)
+        return take(from: entry, identifier: identifier, for: indexPath)
+    }
+
+    private func take(from entry: ReusePool.Entry, identifier: String, for indexPath: IndexPath) -> TableViewCell {
         let cell: TableViewCell
         if let recycled = entry.idle.popLast() {
             pool.countReused()
@@ -75,7 +92,12 @@ public final class TableView {
     }
 
     private func poolEntry(for identifier: String, registering cellClass: TableViewCell.Type?) throws -> ReusePool.Entry {
+        // Rows of one kind tend to follow each other: try the last entry before hashing the name.
+        if let last = pool.lastEntry, last.identifier == identifier {
+            return last
+        }
         if let entry = pool.entries[identifier] {
+            pool.lastEntry = entry
             return entry
         }
         let registration: ReuseRegistry.Registration
@@ -91,7 +113,7 @@ public final class TableView {
         case .cellClass(let type): styleClass = type.styleClass
         case .prototype: styleClass = TableViewCell.styleClass(forIdentifier: identifier)
         }
-        let entry = ReusePool.Entry(registration: registration, styleClass: Array(styleClass.utf8))
+        let entry = ReusePool.Entry(identifier: identifier, registration: registration, styleClass: Array(styleClass.utf8))
         pool.entries[identifier] = entry
         return entry
     }

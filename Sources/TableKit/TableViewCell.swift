@@ -9,16 +9,18 @@
 /// ``render(into:)`` writes; a cell writes the row's content only.
 open class TableViewCell: CellIdentifiable {
     /// Where this row's selection leads (its detail page), set by the table before configuration.
-    public internal(set) var selection: RowSelection?
+    // The table sets these on every row; a cell belongs to one render at a time, so the
+    // run-time exclusivity checks would only cost time.
+    @exclusivity(unchecked) public internal(set) var selection: RowSelection?
     /// The index path this cell was last dequeued for.
-    public internal(set) var indexPath = IndexPath(row: 0, section: 0)
+    @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(row: 0, section: 0)
     /// The pool slot this instance belongs to (one identifier for its whole life).
-    unowned var poolEntry: ReusePool.Entry?
+    @exclusivity(unchecked) unowned(unsafe) var poolEntry: ReusePool.Entry?
 
     public required init() {}
 
     /// The identifier this class registers under by default: the class's own name.
-    open class var reuseIdentifier: String { String(describing: self) }
+    open class var reuseIdentifier: String { ReuseIdentifierNames.name(of: self) }
 
     /// The identifier of this cell's class.
     public var reuseIdentifier: String { type(of: self).reuseIdentifier }

@@ -1,0 +1,168 @@
+import TableKit
+import Testing
+
+/// The examples of TableKit.docc/GettingStarted.md and PrototypeCells.md, compiled and run,
+/// so the articles cannot drift from the API. Keep the two in step.
+enum GettingStarted {
+    struct Person {
+        var id: Int
+        var name: String
+        var role: String
+        var years = 0
+    }
+
+    final class EngineerCell: TableViewCell {
+        var person: Person?
+
+        override func prepareForReuse() { person = nil }
+
+        override func render(into html: inout HTMLWriter) throws {
+            guard let person else { return }
+            html.element("span", class: "cell-title", text: person.name)
+        }
+    }
+
+    struct PeopleCells: DataCellProviding {
+        let people: [Person]
+
+        func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+            let person = people[indexPath.row]
+            if person.role == "Engineer" {
+                return DataCellProvider(for: indexPath) { (cell: EngineerCell) in cell.person = person }
+            }
+            return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
+        }
+    }
+
+    struct PeopleController: TableController {
+        let people: [Person]
+        var title: String { "People" }
+        func numberOfRows(inSection section: Int) -> Int { people.count }
+        func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+            PeopleCells(people: people).cellProvider(forRowAt: indexPath)
+        }
+        func identifier(forRowAt indexPath: IndexPath) -> String { String(people[indexPath.row].id) }
+        var action: ControllerAction {
+            people.isEmpty ? .alert(Alert(.info, "Nobody here yet.")) : .render
+        }
+    }
+
+    final class ToggleCell: TableViewCell, ConfigurableCell {
+        var setting: (title: String, isOn: Bool)?
+        func configure(with data: (title: String, isOn: Bool)) { setting = data }
+        override func prepareForReuse() { setting = nil }
+        override func render(into html: inout HTMLWriter) throws {
+            html.element("span", class: "cell-title", text: setting?.title ?? "")
+        }
+    }
+
+    enum SettingsRow: TableRow {
+        case toggle(title: String, isOn: Bool)
+
+        func cellProvider(for indexPath: IndexPath) -> DataCellProvider {
+            switch self {
+            case .toggle(let title, let isOn):
+                DataCellProvider(for: indexPath, cell: ToggleCell.self, data: (title, isOn))
+            }
+        }
+    }
+
+    struct SettingsController: SectionedTableController {
+        var title: String { "Settings" }
+        let sections = [
+            TableSection(
+                header: "Connections", footer: "Radios can be turned off in flight.",
+                rows: [SettingsRow.toggle(title: "Wi-Fi", isOn: true)])
+        ]
+    }
+
+    struct ProductRow: CellData {
+        var name: String
+        var cellIdentifier: String { ProductCell.reuseIdentifier }
+    }
+
+    final class ProductCell: TableViewCell, CellDataConfigurable {
+        var product: ProductRow?
+        func configure(with data: any CellData) throws { product = try expect(data, as: ProductRow.self) }
+        override func prepareForReuse() { product = nil }
+    }
+
+    static let subtitleTemplate = """
+        {{! A person: name as title, role as subtitle. The table writes the <li>. }}
+        <a class="cell-link" href="{{href}}"><span class="cell-title">{{name}}</span>
+        {{#role}}<span class="cell-subtitle">{{role}}</span>{{/role}}</a>
+        """
+}
+
+extension GettingStarted.Person: PrototypeData {
+    func prototypeValue(forKey key: String) -> PrototypeValue {
+        switch key {
+        case "name": .text(name)
+        case "role": role.isEmpty ? .missing : .text(role)
+        case "years": .number(years)
+        default: .missing
+        }
+    }
+}
+
+@Suite struct DocumentationExamplesTests {
+    typealias Person = GettingStarted.Person
+
+    @Test func thePeopleListRendersAsTheArticleSays() throws {
+        #expect(GettingStarted.EngineerCell.reuseIdentifier == "EngineerCell")
+        let registry = ReuseRegistry()
+        try registry.register(GettingStarted.EngineerCell.self)
+        try registry.register(GettingStarted.EngineerCell.self, forCellReuseIdentifier: "Lead")
+        try registry.registerPrototype("SubtitleCell", template: GettingStarted.subtitleTemplate)
+
+        let controller = GettingStarted.PeopleController(people: [
+            Person(id: 42, name: "Ada", role: "Engineer"), Person(id: 7, name: "Grace", role: ""),
+        ])
+        #expect(controller.action == .render)
+        #expect(GettingStarted.PeopleController(people: []).action == .alert(Alert(.info, "Nobody here yet.")))
+
+        var renderer = TableRenderer(controller: controller, tableView: TableView(registry: registry, selectionBase: "/people"))
+        var html = HTMLWriter(capacity: 64 * 1024)
+        var sent = ""
+        while try !renderer.render(into: &html, pausingAt: 64 * 1024) {
+            sent += html.string
+            html.removeAll()
+        }
+        sent += html.string
+        #expect(sent.contains(#"<li class="cell engineer" id="row-42"><span class="cell-title">Ada</span></li>"#))
+        #expect(
+            sent.contains(
+                #"<li class="cell subtitle" id="row-7">"# + "\n" + #"<a class="cell-link" href="/people/7"><span class="cell-title">Grace</span>"#))
+        #expect(!sent.contains("cell-subtitle"))
+    }
+
+    @Test func theSettingsListRendersAsTheArticleSays() throws {
+        let html = try GettingStarted.SettingsController().renderedHTML(registry: ReuseRegistry())
+        #expect(html.contains(#"<h2 class="section-header" id="section-0-header">Connections</h2>"#))
+        #expect(html.contains(#"<li class="cell toggle" id="row-0-0"><span class="cell-title">Wi-Fi</span></li>"#))
+        #expect(html.contains(#"<p class="section-footer">Radios can be turned off in flight.</p>"#))
+    }
+
+    @Test func productRowsAreDispatchedByTheirIdentifier() throws {
+        let registry = ReuseRegistry()
+        try registry.register(GettingStarted.ProductCell.self)
+        let items: [any CellData] = [GettingStarted.ProductRow(name: "Chair")]
+        let cell = try DataCellProvider(cellData: items[0], for: IndexPath(row: 0, section: 0)).dequeueConfiguredCell(
+            from: TableView(registry: registry))
+        #expect((cell as? GettingStarted.ProductCell)?.product?.name == "Chair")
+    }
+
+    @Test func theSelectionSnippetWritesTheLink() throws {
+        let registry = ReuseRegistry()
+        final class LinkCell: TableViewCell {
+            override func render(into html: inout HTMLWriter) throws {
+                html.raw("<a class=\"cell-link\" href=\"")
+                selection?.write(into: &html)  // escaped, the identifier percent-encoded
+                html.raw("\">")
+            }
+        }
+        var controller = StubController(rows: 1) { DataCellProvider(for: $0) { (_: LinkCell) in } }
+        controller.rowIdentifier = { _ in "42" }
+        #expect(try controller.renderedHTML(registry: registry, selectionBase: "/people").contains(#"<a class="cell-link" href="/people/42">"#))
+    }
+}

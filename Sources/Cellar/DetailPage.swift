@@ -70,6 +70,6 @@ enum DetailPage {
         encoder.writer.key("list")
         encoder.writer.string(route.path)
         encoder.writer.raw("}}\n")
-        return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .bytes(encoder.writer.bytes))
+        return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .bytes(encoder.writer.takeBytes()))
     }
 }

@@ -39,12 +39,8 @@ final class JSONListBody: ListBody {
     }
 
     func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
-        encoder.writer.bytes = bytes
-        bytes = []
-        defer {
-            bytes = encoder.writer.bytes
-            encoder.writer.bytes = []
-        }
+        encoder.writer.adopt(&bytes)
+        defer { bytes = encoder.writer.takeBytes() }
         while true {
             switch stage {
             case .head:
@@ -77,7 +73,7 @@ final class JSONListBody: ListBody {
                 while row < slice.rows.upperBound {
                     try writeRow(IndexPath(row: row, section: slice.section), first: row == slice.rows.lowerBound)
                     row += 1
-                    if encoder.writer.bytes.count >= limit { return false }
+                    if encoder.writer.count >= limit { return false }
                 }
                 stage = .sectionClose
             case .sectionClose:
@@ -90,7 +86,7 @@ final class JSONListBody: ListBody {
             case .done:
                 return true
             }
-            if encoder.writer.bytes.count >= limit { return stage == .done }
+            if encoder.writer.count >= limit { return stage == .done }
         }
     }
 
@@ -165,7 +161,7 @@ final class JSONListBody: ListBody {
         json.string(provider.reuseIdentifier)
         json.raw(",")
         json.key("href")
-        json.string(RowSelection(base: route.path, identifier: identifier).href)
+        encoder.writer.link(base: route.path, identifier: identifier)
         if let item = controller.item(forRowAt: indexPath) {
             json.raw(",")
             json.key("item")

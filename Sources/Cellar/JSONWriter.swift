@@ -6,48 +6,119 @@ import TableKit
 /// U+2028 and U+2029 as `\uXXXX`, so a document can never close a `<script>` or be sniffed as
 /// markup. No Foundation, no intermediate `String`s.
 public struct JSONWriter: Sendable {
-    public var bytes: [UInt8]
+    // The same layout as HTMLWriter's: zero-filled storage out to its capacity, `length` bytes
+    // written, appends as stores through a pointer.
+    @usableFromInline var storage: [UInt8]
+    @usableFromInline var length: Int
 
     public init(bytes: [UInt8] = []) {
-        self.bytes = bytes
+        storage = bytes
+        length = bytes.count
+    }
+
+    /// The bytes written so far. Setting it replaces them (reusing the array's capacity).
+    public var bytes: [UInt8] {
+        get { Array(storage[..<length]) }
+        set {
+            storage = newValue
+            length = newValue.count
+        }
+    }
+
+    /// The number of bytes written.
+    public var count: Int { length }
+
+    /// Takes the bytes out without a copy, leaving the writer empty.
+    public mutating func takeBytes() -> [UInt8] {
+        var taken = storage
+        storage = []
+        taken.removeSubrange(length...)
+        length = 0
+        return taken
+    }
+
+    /// Hands `buffer` to the writer to append to (its contents are kept).
+    public mutating func adopt(_ buffer: inout [UInt8]) {
+        storage = buffer
+        length = buffer.count
+        buffer = []
+    }
+
+    @inlinable mutating func reserve(_ extra: Int) {
+        if length &+ extra > storage.count { grow(toHold: length &+ extra) }
+    }
+
+    @usableFromInline mutating func grow(toHold needed: Int) {
+        storage.reserveCapacity(max(needed, storage.count &* 2, 1024))
+        storage.append(contentsOf: repeatElement(0, count: storage.capacity - storage.count))
+    }
+
+    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) {
+        let count = source.count
+        guard count > 0, let base = source.baseAddress else { return }
+        reserve(count)
+        let at = length
+        storage.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.advanced(by: at).copyMemory(from: base, byteCount: count) }
+        length = at &+ count
     }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
     @inlinable public mutating func raw(_ syntax: StaticString) {
-        syntax.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: syntax.utf8Start, count: syntax.utf8CodeUnitCount))
     }
 
     /// Appends a string value, quoted and escaped.
     public mutating func string(_ value: String) {
-        var value = value
-        bytes.append(UInt8(ascii: "\""))
-        value.withUTF8 { JSONWriter.appendEscaped($0, to: &bytes) }
-        bytes.append(UInt8(ascii: "\""))
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { quoted($0) }
+        if done == nil {
+            var value = value
+            value.withUTF8 { quoted($0) }
+        }
+    }
+
+    private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
+        // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3.
+        reserve(source.count &* 6 &+ 2)
+        let at = length
+        length = storage.withUnsafeMutableBufferPointer { JSONWriter.writeQuoted(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
     }
 
     /// Appends `"key":` for a key known at compile time (no escaping needed).
     @inlinable public mutating func key(_ key: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
+        raw("\"")
         raw(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        raw("\":")
     }
 
     /// Appends `"key":` for a key from data.
     public mutating func key(_ key: String) {
         string(key)
-        bytes.append(UInt8(ascii: ":"))
+        raw(":")
     }
 
     public mutating func number(_ value: Int) {
-        HTMLWriter.appendDecimal(value, to: &bytes)
+        // Right to left on the stack: at most 19 digits and a sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { scratch in
+            var position = 24
+            var magnitude = value.magnitude
+            repeat {
+                position -= 1
+                scratch[position] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                position -= 1
+                scratch[position] = UInt8(ascii: "-")
+            }
+            append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[position..<24]))
+        }
     }
 
     public mutating func number(_ value: UInt64) {
         if value <= UInt64(Int.max) {
             number(Int(value))
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            Array(String(value).utf8).withUnsafeBytes { append($0) }
         }
     }
 
@@ -60,7 +131,7 @@ public struct JSONWriter: Sendable {
         if value == value.rounded(.towardZero), abs(value) < 1e15 {
             number(Int(value))
         } else {
-            bytes.append(contentsOf: value.description.utf8)
+            Array(value.description.utf8).withUnsafeBytes { append($0) }
         }
     }
 
@@ -77,52 +148,110 @@ public struct JSONWriter: Sendable {
 
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        var index = 0
+    /// Which bytes need a look: controls, `"`, `\\`, `<`, `>`, `&`, `'`, and 0xE2 (U+2028/U+2029).
+    static let needsLook: [Bool] = (0..<256).map { byte in
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x27 || byte == 0xE2
+    }
+
+    /// Writes `"source"` escaped at `output`; returns the bytes written.
+    static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = output
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
         let count = source.count
-        while index < count {
-            let byte = source[index]
-            let needsEscape: Bool
-            var length = 1
-            switch byte {
-            case 0x00..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"),
-                UInt8(ascii: "'"):
-                needsEscape = true
-            case 0xE2:
-                // U+2028 and U+2029 (E2 80 A8 / E2 80 A9) end lines in JavaScript.
-                needsEscape = index + 2 < count && source[index + 1] == 0x80 && (source[index + 2] == 0xA8 || source[index + 2] == 0xA9)
-                if needsEscape { length = 3 }
-            default:
-                needsEscape = false
-            }
-            guard needsEscape else {
-                index += 1
-                continue
-            }
-            if runStart < index {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
-            }
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0xE2: appendUnicodeEscape(source[index + 2] == 0xA8 ? 0x2028 : 0x2029, to: &bytes)
-            default: appendUnicodeEscape(UInt16(byte), to: &bytes)
-            }
-            index += length
-            runStart = index
+        guard let input = source.baseAddress else {
+            out.pointee = UInt8(ascii: "\"")
+            return 2
         }
-        if runStart < count {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<count]))
+        needsLook.withUnsafeBufferPointer { table in
+            let look = table.baseAddress.unsafelyUnwrapped
+            var index = 0
+            while index < count {
+                // Copy the clean run in one go.
+                var end = index
+                while end < count && !look[Int(input[end])] { end &+= 1 }
+                if end > index {
+                    out.update(from: input + index, count: end &- index)
+                    out += end &- index
+                    index = end
+                    if index == count { break }
+                }
+                let byte = input[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    out[0] = 0x5C
+                    out[1] = 0x22
+                    out += 2
+                case UInt8(ascii: "\\"):
+                    out[0] = 0x5C
+                    out[1] = 0x5C
+                    out += 2
+                case 0x0A:
+                    out[0] = 0x5C
+                    out[1] = UInt8(ascii: "n")
+                    out += 2
+                case 0x0D:
+                    out[0] = 0x5C
+                    out[1] = UInt8(ascii: "r")
+                    out += 2
+                case 0x09:
+                    out[0] = 0x5C
+                    out[1] = UInt8(ascii: "t")
+                    out += 2
+                case 0xE2:
+                    // U+2028 and U+2029 end lines in JavaScript.
+                    if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
+                        out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
+                        index += 3
+                        continue
+                    }
+                    out.pointee = byte
+                    out += 1
+                default:
+                    out += writeUnicodeEscape(UInt16(byte), into: out)
+                }
+                index += 1
+            }
+        }
+        out.pointee = UInt8(ascii: "\"")
+        out += 1
+        return out - output
+    }
+
+    static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        hex.withUnsafeBufferPointer { hex in
+            out[0] = 0x5C
+            out[1] = UInt8(ascii: "u")
+            out[2] = hex[Int(unit >> 12)]
+            out[3] = hex[Int((unit >> 8) & 0xF)]
+            out[4] = hex[Int((unit >> 4) & 0xF)]
+            out[5] = hex[Int(unit & 0xF)]
+        }
+        return 6
+    }
+
+    /// Appends a row's detail link, `"base/identifier"`, with the identifier percent-encoded as
+    /// ``RowSelection`` does, without building the string.
+    public mutating func link(base: String, identifier: String) {
+        string(base)
+        // Reopen the string: drop the closing quote, add `/segment"`.
+        length -= 1
+        let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { appendSegment($0) }
+        if done == nil {
+            var identifier = identifier
+            identifier.withUTF8 { appendSegment($0) }
         }
     }
 
-    static func appendUnicodeEscape(_ unit: UInt16, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: [
-            0x5C, UInt8(ascii: "u"), hex[Int(unit >> 12)], hex[Int((unit >> 8) & 0xF)], hex[Int((unit >> 4) & 0xF)], hex[Int(unit & 0xF)],
-        ])
+    private mutating func appendSegment(_ source: UnsafeBufferPointer<UInt8>) {
+        reserve(source.count &* 3 &+ 2)
+        let at = length
+        length = storage.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress.unsafelyUnwrapped + at
+            out.pointee = UInt8(ascii: "/")
+            let written = HTMLWriter.writePathSegment(source, into: out + 1)
+            out[1 + written] = UInt8(ascii: "\"")
+            return written + 2
+        } + at
     }
 }

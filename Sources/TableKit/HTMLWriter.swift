@@ -193,23 +193,27 @@ public struct HTMLWriter: Sendable {
         segment.withUTF8 { source in
             reserve(source.count &* 3)
             let at = length
-            length = storage.withUnsafeMutableBufferPointer { destination in
-                var out = destination.baseAddress.unsafelyUnwrapped + at
-                let start = out
-                for byte in source {
-                    if HTMLWriter.isUnreserved(byte) {
-                        out.pointee = byte
-                        out += 1
-                    } else {
-                        out[0] = UInt8(ascii: "%")
-                        out[1] = HTMLWriter.hexDigits[Int(byte >> 4)]
-                        out[2] = HTMLWriter.hexDigits[Int(byte & 0x0F)]
-                        out += 3
-                    }
-                }
-                return out - start
-            } + at
+            length = storage.withUnsafeMutableBufferPointer { HTMLWriter.writePathSegment(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
         }
+    }
+
+    /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);
+    /// returns the bytes written. The result holds only `A–Z a–z 0–9 - . _ ~ %`, safe in HTML,
+    /// JSON and URLs alike.
+    public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = output
+        for byte in source {
+            if isUnreserved(byte) {
+                out.pointee = byte
+                out += 1
+            } else {
+                out[0] = UInt8(ascii: "%")
+                out[1] = hexDigits[Int(byte >> 4)]
+                out[2] = hexDigits[Int(byte & 0x0F)]
+                out += 3
+            }
+        }
+        return out - output
     }
 
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.

@@ -312,4 +312,10 @@ enum Environment {
     }
 }
 
+// The Swift runtime on Linux reads the arguments from /proc/self/cmdline. Without /proc (a bare
+// chroot) it sees none, and the server would start with defaults, ignoring every flag given.
+if CommandLine.arguments.isEmpty {
+    FileHandle.standardError.write(Data("cellar: cannot read the command line (is /proc mounted?)\n".utf8))
+    exit(70)
+}
 CellarCommand.main()

@@ -492,6 +492,9 @@ status=$exit_status
     else
         fail "the server did not start under unshare --pid"; cat "$artifacts/pid1.out" "$artifacts/pid1.err"
     fi
+    # Without /proc the Swift runtime cannot read argv: refuse rather than serve with defaults.
+    check "without /proc (a bare chroot) the binary refuses to run instead of ignoring its flags" \
+        bash -c "cd '$app' && out=\$(timeout 10 unshare --mount sh -c 'mount -t tmpfs none /proc && exec ./cellar --port 1' 2>&1); [ \$? = 70 ] && grep -q '/proc' <<<\"\$out\""
     timings[pid 1]=$(elapsed "$t0" "$(now)")
 fi
 

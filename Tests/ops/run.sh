@@ -554,6 +554,26 @@ if [ "${OPS_ROOTFS:-0}" = 1 ]; then
         else
             fail "the image did not answer /healthz"; cat "$artifacts/image.out" "$artifacts/image.err"
         fi
+        # docker run --read-only: the server writes nothing to its filesystem.
+        container_port=$(free_port)
+        # shellcheck disable=SC2016 # the script is for the inner sh, with its own arguments
+        (exec unshare --mount --pid --fork --kill-child sh -c \
+            'root=$1; shift; mount --bind "$root" "$root" && mount -o remount,bind,ro "$root" && mount -t proc proc "$root/proc" && exec "$@"' \
+            sh "$rootfs" unshare --root="$rootfs" --wd="$workdir" setpriv --reuid="$uid" --regid="$gid" --clear-groups \
+            env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${image_env[@]}" PORT="$container_port" \
+            "${image_command[@]}" >"$artifacts/image-ro.out" 2>"$artifacts/image-ro.err") &
+        server=$!
+        pids+=("$server")
+        if ready "$container_port"; then
+            served=0
+            { curl -fsS -o /dev/null "http://127.0.0.1:$container_port/people" && curl -fsS -o /dev/null "http://127.0.0.1:$container_port/big?limit=2000"; } || served=$?
+            kill -TERM "$(pgrep -P "$server" | head -1)"
+            wait_exit "$server" 15
+            check "on a read-only root filesystem (docker run --read-only) it serves and stops cleanly" \
+                test "$served" = 0 -a "$exit_status" = 0 -a ! -s "$artifacts/image-ro.err"
+        else
+            fail "the image did not start on a read-only root filesystem"; cat "$artifacts/image-ro.out" "$artifacts/image-ro.err"
+        fi
     fi
     timings[image rootfs]=$(elapsed "$t0" "$(now)")
 else

@@ -3,9 +3,13 @@
 # Docker engine — the same static build, its shared libraries checked against what
 # debian:bookworm-slim + libmicrohttpd12 provide, then the binary run from an empty folder with
 # only Public/ beside it (as the image does), checked for pages, JSON, health, metrics, logs,
-# graceful stop on SIGTERM, start-up errors and the command line.
+# graceful stop on SIGTERM, start-up errors and the command line. With OPS_ROOTFS=1 (root,
+# debootstrap), the runtime stage is also built as a bookworm root filesystem and run in
+# namespaces like `docker run` (Tests/ops/rootfs.py).
 #   Tests/ops/run.sh [ARTIFACTS_DIR]
-# Environment: SWIFT (swift), PYTHON (python3), OPS_SKIP_BUILD=1 (use .build-static as it is).
+# Environment: SWIFT (swift), PYTHON (python3), OPS_SKIP_BUILD=1 (use .build-static as it is),
+# OPS_ROOTFS=1, OPS_ROOTFS_CACHE (where the debootstrapped base is kept; .build-static/ops-rootfs).
+# Prints one line per check and ends with "ops: N passed, N failed"; exits 1 on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

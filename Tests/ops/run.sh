@@ -70,6 +70,12 @@ check "Dockerfile installs libmicrohttpd12 and nothing else in the runtime stage
     dockerfile_has 'apt-get install -y --no-install-recommends libmicrohttpd12 *\\?$'
 check "Dockerfile sets HOST=0.0.0.0, PORT=8080, CELLAR_PUBLIC=/app/Public" \
     bash -c "grep -qE 'HOST=0\.0\.0\.0' Dockerfile && grep -qE 'PORT=8080' Dockerfile && grep -qE 'CELLAR_PUBLIC=/app/Public' Dockerfile"
+grace_fits() { # the image's grace must end before docker stop's default SIGKILL at 10 s
+    local grace
+    grace=$(grep -oE 'CELLAR_SHUTDOWN_GRACE=[0-9]+' Dockerfile | cut -d= -f2)
+    [ -n "$grace" ] && [ "$grace" -lt 10 ]
+}
+check "Dockerfile sets CELLAR_SHUTDOWN_GRACE below docker stop's 10 s" grace_fits
 check "Dockerfile runs as a non-root user" bash -c "grep -E '^USER ' Dockerfile | tail -1 | grep -qvE '^USER (root|0)(:|$)'"
 check "Dockerfile has EXPOSE 8080, STOPSIGNAL SIGTERM, HEALTHCHECK and exec-form ENTRYPOINT" \
     bash -c "grep -q '^EXPOSE 8080' Dockerfile && grep -q '^STOPSIGNAL SIGTERM' Dockerfile && grep -q 'CMD \[\"/app/cellar\", \"healthcheck\"' Dockerfile && grep -q '^ENTRYPOINT \[\"/app/cellar\"\]' Dockerfile"

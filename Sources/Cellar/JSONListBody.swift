@@ -10,6 +10,8 @@ import TableKit
 ///  "sections": [{"index": 0, "header": "…", "footer": null,
 ///                "rows": [{"id": "1", "cell": "SubtitleCell", "href": "/people/1", "item": {…}}]}]}
 /// ```
+///
+/// `href` is the row's detail route, or null for a list without details (the index of lists).
 final class JSONListBody: ListBody {
     private enum Stage {
         case head
@@ -161,7 +163,12 @@ final class JSONListBody: ListBody {
         json.string(provider.reuseIdentifier)
         json.raw(",")
         json.key("href")
-        encoder.writer.link(base: route.path, identifier: identifier)
+        // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
+        if route.hasDetail {
+            encoder.writer.link(base: route.path, identifier: identifier)
+        } else {
+            json.null()
+        }
         if let item = controller.item(forRowAt: indexPath) {
             json.raw(",")
             json.key("item")

@@ -40,14 +40,22 @@ struct ListResponder: Sendable {
     func detail(_ request: Request, route: ListRoute) throws -> Response {
         guard route.hasDetail, var identifier = request.parameters["id"] else { throw HTTPError.notFound() }
         var json = request.prefersJSON
+        var trailingSlash = request.path.hasSuffix("/")
         if identifier.hasSuffix(".json"), identifier.count > 5 {
             identifier.removeLast(5)
             json = true
+            trailingSlash = false
         }
         let controller = try makeController(request, route: route)
-        guard let indexPath = controller.indexPath(forRowWithIdentifier: identifier),
-            let detail = controller.detail(forRowAt: indexPath)
-        else {
+        // The router ignores one trailing slash, and the path arrives decoded: the link of row `</`
+        // (`/xss/%3C%2F`) reaches here as `<`. Look the identifier up with its slash first, then
+        // without (`/people/1/` is row 1).
+        var found = controller.indexPath(forRowWithIdentifier: identifier)
+        if trailingSlash, let withSlash = controller.indexPath(forRowWithIdentifier: identifier + "/") {
+            identifier += "/"
+            found = withSlash
+        }
+        guard let indexPath = found, let detail = controller.detail(forRowAt: indexPath) else {
             throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
         }
         return try guarded(request, route: route) {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// One line per log event on standard output, as logfmt (`ts=… level=info msg="…" key=value`)
@@ -31,7 +34,7 @@ public struct LineLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        let timestamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        let timestamp = Self.timestamp()
         var line = ""
         switch format {
         case .logfmt:
@@ -64,6 +67,22 @@ public struct LineLogHandler: LogHandler {
         Self.output.write(line + "\n")
     }
 
+    /// `2026-11-22T02:24:32.522Z`, from the clock and `gmtime_r`: an access log writes one per
+    /// request, and Foundation's formatter costs more than serving a small response.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
+    }
+
     static func logfmtValue(_ value: String) -> String {
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7F }
         if plain { return value }
@@ -92,8 +111,19 @@ private final class OutputLock: @unchecked Sendable {
     private let lock = NSLock()
 
     func write(_ line: String) {
-        lock.withLock {
-            FileHandle.standardOutput.write(Data(line.utf8))
+        var line = line
+        line.withUTF8 { bytes in
+            lock.withLock {
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress.unsafelyUnwrapped + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return  // stdout is gone: drop the line rather than fail the request
+                    }
+                    offset += written
+                }
+            }
         }
     }
 }

@@ -48,11 +48,13 @@ public struct StaticFiles: Sendable {
                 throw HTTPError.notFound()
             }
         }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        for segment in segments where segment.isEmpty || segment.hasPrefix(".") {
+        // Split and test bytes, not Characters: "/" followed by a combining mark (or a prepend
+        // character followed by "/") is one Character, and ".\u{301}" does not have the prefix ".".
+        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for segment in segments where segment.first == nil || segment.first == UInt8(ascii: ".") {
             throw HTTPError.notFound()
         }
-        return segments.map(String.init)
+        return segments.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The response for `relativePath` (as matched after the prefix), honouring the conditional headers of `request`.

@@ -83,6 +83,12 @@ public struct JSONWriter: Sendable {
         length = storage.withUnsafeMutableBufferPointer { JSONWriter.writeQuoted(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
     }
 
+    /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
+    public mutating func unquoted(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Appends `"key":` for a key known at compile time (no escaping needed).
     @inlinable public mutating func key(_ key: StaticString) {
         raw("\"")

@@ -35,56 +35,60 @@ public struct LineLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         let timestamp = Self.timestamp()
-        var line = ""
+        // Fields in a stable order: keys sorted, as readers of logfmt and JSON lines expect.
+        let fields = merged.sorted { $0.key < $1.key }
+        var line = JSONWriter()
         switch format {
         case .logfmt:
-            line = "ts=\(timestamp) level=\(event.level) msg=\(Self.logfmtValue(event.message.description))"
-            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-                line += " \(key)=\(Self.logfmtValue(value.description))"
+            line.raw("ts=")
+            line.unquoted(timestamp)
+            line.raw(" level=")
+            line.unquoted(event.level.rawValue)
+            line.raw(" msg=")
+            Self.appendLogfmtValue(event.message.description, to: &line)
+            for (key, value) in fields {
+                line.raw(" ")
+                line.unquoted(key)
+                line.raw("=")
+                Self.appendLogfmtValue(value.description, to: &line)
             }
         case .json:
-            var json = JSONWriter()
-            json.raw("{")
-            json.key("ts")
-            json.string(timestamp)
-            json.raw(",")
-            json.key("level")
-            json.string(event.level.rawValue)
-            json.raw(",")
-            json.key("msg")
-            json.string(event.message.description)
-            json.raw(",")
-            json.key("logger")
-            json.string(label)
-            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-                json.raw(",")
-                json.key(key)
-                json.string(value.description)
+            line.raw("{")
+            line.key("ts")
+            line.string(timestamp)
+            line.raw(",")
+            line.key("level")
+            line.string(event.level.rawValue)
+            line.raw(",")
+            line.key("msg")
+            line.string(event.message.description)
+            line.raw(",")
+            line.key("logger")
+            line.string(label)
+            for (key, value) in fields {
+                line.raw(",")
+                line.key(key)
+                line.string(value.description)
             }
-            json.raw("}")
-            line = String(decoding: json.bytes, as: UTF8.self)
+            line.raw("}")
         }
-        Self.output.write(line + "\n")
+        line.raw("\n")
+        Self.output.write(line.takeBytes())
     }
 
-    /// `2026-11-22T02:24:32.522Z`, from the clock and `gmtime_r`: an access log writes one per
-    /// request, and Foundation's formatter costs more than serving a small response.
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// A logfmt value: bare when it is plain, quoted with `\"`, `\\`, `\n`, `\r`, `\t` and
+    /// `\u{…}` escapes otherwise.
+    static func appendLogfmtValue(_ value: String, to line: inout JSONWriter) {
+        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }
+        if plain {
+            line.unquoted(value)
+        } else {
+            line.unquoted(logfmtValue(value))
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
     }
 
     static func logfmtValue(_ value: String) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7F }
+        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }
         if plain { return value }
         var quoted = "\""
         for scalar in value.unicodeScalars {
@@ -104,15 +108,31 @@ public struct LineLogHandler: LogHandler {
         }
         return quoted + "\""
     }
+
+    /// `2026-11-22T02:24:32.522Z`, from the clock and `gmtime_r`: an access log writes one per
+    /// request, and Foundation's formatter costs more than serving a small response.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
+    }
+
 }
 
 /// Serialises writes to standard output so lines from worker threads never interleave.
 private final class OutputLock: @unchecked Sendable {
     private let lock = NSLock()
 
-    func write(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
+    func write(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { bytes in
             lock.withLock {
                 var offset = 0
                 while offset < bytes.count {

@@ -34,6 +34,15 @@ public struct Router: HTTPResponder {
     }
 
     private var table: [Route] = []
+    /// Routes whose every segment is literal, by method and path: most requests are found with
+    /// one hash lookup instead of a match against every pattern. (An exact literal match is the
+    /// most specific match there can be, so the answer is the same.)
+    private var literals: [LiteralKey: Route] = [:]
+
+    private struct LiteralKey: Hashable, Sendable {
+        let method: HTTPMethod
+        let path: String
+    }
 
     /// Creates an empty router.
     public init() {}
@@ -57,6 +66,13 @@ public struct Router: HTTPResponder {
             }, handler: handler)
         table.removeAll { $0.method == method && $0.pattern == pattern }
         table.append(route)
+        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            literals[LiteralKey(method: method, path: Self.literalPath(segments))] = route
+        }
+    }
+
+    private static func literalPath(_ segments: [Segment]) -> String {
+        "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
     }
 
     /// Registers a `GET` handler (which also answers `HEAD`).
@@ -89,6 +105,17 @@ public struct Router: HTTPResponder {
     }
 
     public func respond(to request: Request) throws -> Response {
+        if !literals.isEmpty {
+            var path = request.path
+            if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            let method = request.method == .head && literals[LiteralKey(method: .head, path: path)] == nil ? HTTPMethod.get : request.method
+            if let route = literals[LiteralKey(method: method, path: path)] {
+                var routed = request
+                routed.route = route.pattern
+                request.annotations.route = route.pattern
+                return try route.handler(routed)
+            }
+        }
         let segments = Self.split(path: request.path)
         var matches: [(route: Route, parameters: [String: String])] = []
         for route in table {

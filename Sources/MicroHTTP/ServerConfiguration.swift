@@ -54,7 +54,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
         connectionTimeout: Int = 30,
-        connectionMemoryLimit: Int = 128 * 1024,
+        connectionMemoryLimit: Int = 32 * 1024,
         maxBodySize: Int = 1 << 20,
         streamChunkSize: Int = 64 * 1024,
         defaultHeaders: HTTPHeaders = ServerConfiguration.securityHeaders,

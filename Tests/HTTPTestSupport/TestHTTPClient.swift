@@ -142,8 +142,17 @@ public final class TestHTTPClient {
 
     /// Reads one response, handing the body to `onBody` piece by piece instead of keeping it (the returned `body` is empty).
     public func readResponse(method: String = "GET", onBody: (ArraySlice<UInt8>) throws -> Void) throws -> TestHTTPResponse {
+        try readResponse(method: method, onHead: { _ in }, onBody: onBody)
+    }
+
+    /// Reads one response like ``readResponse(method:onBody:)``, handing its head to `onHead` as soon as it
+    /// has arrived: a caller learns the status and headers even when the body is then cut short (and this throws).
+    public func readResponse(
+        method: String = "GET", onHead: (TestHTTPResponse) throws -> Void, onBody: (ArraySlice<UInt8>) throws -> Void
+    ) throws -> TestHTTPResponse {
         var head = try readHead()
         while (100..<200).contains(head.status) && head.status != 101 { head = try readHead() }
+        try onHead(head)
         let headers = head.headers
         let connection = headers["Connection"]?.lowercased()
         defer { if connection == "close" { isClosed = true } }

@@ -1,0 +1,180 @@
+import Cellar
+import Foundation
+import HTTPTestSupport
+import Synchronization
+import TableKit
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Small responses are buffered with an `ETag` (and 304 on `If-None-Match`); large ones stream
+/// chunked, in memory bounded by the chunk size.
+extension CellarHTTPTests {
+    @Suite struct CachingAndStreaming {
+        @Test func smallResponsesHaveAnETagAnd304OnIfNoneMatch() throws {
+            let server = try TestServer.showcase()
+            for target in ["/settings", "/settings.json", "/settings?fragment=rows", "/people?offset=50"] {
+                let first = try server.get(target)
+                #expect(first.status == 200)
+                #expect(first.headers["Content-Length"] == String(first.body.count))
+                #expect(first.headers["Transfer-Encoding"] == nil)
+                let etag = try #require(first.headers["ETag"], "\(target) has an ETag")
+                #expect(etag.count == 18 && etag.hasPrefix("\"") && etag.hasSuffix("\""))
+                // The same bytes give the same validator.
+                #expect(try server.get(target).headers["ETag"] == etag)
+
+                for header in [etag, "W/" + etag, "*", "\"0000000000000000\", " + etag, "\"x\",W/\(etag)  "] {
+                    let cached = try server.get(target, headers: [("If-None-Match", header)])
+                    #expect(cached.status == 304, "If-None-Match: \(header)")
+                    #expect(cached.body.isEmpty)
+                    #expect(cached.headers["ETag"] == etag)
+                    #expect(cached.headers["Vary"] == "Accept, HX-Request")
+                }
+                for header in ["\"0000000000000000\"", "W/\"nope\"", "\"" + etag, etag + "x", ""] where header != etag {
+                    let fresh = try server.get(target, headers: [("If-None-Match", header)])
+                    #expect(fresh.status == 200, "If-None-Match: \(header)")
+                    #expect(fresh.body == first.body)
+                }
+            }
+        }
+
+        @Test func differentPagesAndFormatsHaveDifferentETags() throws {
+            let server = try TestServer.showcase()
+            let targets = ["/settings", "/settings?limit=3", "/settings.json", "/settings?fragment=rows", "/people", "/people?offset=50"]
+            let etags = try targets.map { try #require(try server.get($0).headers["ETag"]) }
+            #expect(Set(etags).count == targets.count)
+            // An ETag of one page does not validate another.
+            #expect(try server.get("/settings?limit=3", headers: [("If-None-Match", etags[0])]).status == 200)
+        }
+
+        @Test func aPageWhoseRowsChangeGetsANewETag() throws {
+            let version = Atomic<Int>(1)
+            let server = try TestServer { app in
+                try app.register(PlainTextCell.self)
+                app.list("/changing") { _ in ChangingController(version: version.load(ordering: .relaxed)) }
+            }
+            let before = try server.get("/changing")
+            let etag = try #require(before.headers["ETag"])
+            #expect(try server.get("/changing", headers: [("If-None-Match", etag)]).status == 304)
+            version.store(2, ordering: .relaxed)
+            let after = try server.get("/changing", headers: [("If-None-Match", etag)])
+            #expect(after.status == 200)
+            #expect(after.text.contains("version 2"))
+            let newETag = try #require(after.headers["ETag"])
+            #expect(newETag != etag)
+            #expect(try server.get("/changing", headers: [("If-None-Match", newETag)]).status == 304)
+        }
+
+        @Test func largeResponsesArriveChunkedAndWhole() throws {
+            let server = try TestServer.showcase(listbench: 10_000)
+            let page = try server.get("/listbench?limit=10000")
+            #expect(page.status == 200)
+            #expect(page.headers["Transfer-Encoding"] == "chunked")
+            #expect(page.headers["Content-Length"] == nil)
+            #expect(page.headers["ETag"] == nil, "a stream has no validator")
+            #expect(page.headers["Vary"] == "Accept, HX-Request")
+            #expect(page.body.count > 1 << 20)
+            #expect(page.body.occurrences(of: "<li class=\"cell ") == 10_000)
+            #expect(page.body.occurrences(of: " id=\"row-") == 10_000)
+            #expect(
+                page.text.contains("<li class=\"cell subtitle\" id=\"row-1\">") || page.text.contains("<li class=\"cell engineer\" id=\"row-1\">"))
+            #expect(page.text.contains("id=\"row-10000\""))
+            #expect(page.text.hasSuffix("</html>\n"))
+            #expect(page.text.contains("Rows 1–10,000 of 10,000"))
+
+            let json = try server.get("/listbench.json?limit=10000")
+            #expect(json.status == 200)
+            #expect(json.headers["Transfer-Encoding"] == "chunked")
+            #expect(json.headers["Content-Length"] == nil)
+            let list = try ListJSON(parsing: json.body)
+            #expect(list.rows.map(\.id) == (1...10_000).map(String.init))
+            #expect(list.meta.limit == 10_000)
+
+            let fragment = try server.get("/listbench?limit=10000", headers: [("HX-Request", "true")])
+            #expect(fragment.headers["Transfer-Encoding"] == "chunked")
+            #expect(fragment.body.occurrences(of: "<li class=\"cell ") == 10_000)
+            #expect(!fragment.text.contains("<html"))
+
+            // A small page of the same list is one buffer.
+            let small = try server.get("/listbench?limit=10")
+            #expect(small.headers["Content-Length"] == String(small.body.count))
+        }
+
+        /// A million rows in one response, while the server (this process) grows by less than 64 MiB.
+        @Test func aMillionRowsArriveWholeInBoundedMemory() throws {
+            let server = try TestServer.showcase(people: 10, listbench: 10, big: 1_000_000)
+            // Warm up: threads, pools, buffers.
+            let warm = try server.get("/big?limit=20000")
+            #expect(warm.body.occurrences(of: "<li class=\"cell ") == 20_000)
+
+            let resetPeak = ProcessMemory.resetPeak()
+            let before = try #require(ProcessMemory.residentBytes())
+            var sampledPeak = before
+            var received = 0
+            var rows = OccurrenceCounter("<li class=\"cell bigrow\"")
+            var tail: [UInt8] = []
+            let response = try server.stream("/big") { piece in
+                rows.feed(piece)
+                if received / (4 << 20) != (received + piece.count) / (4 << 20) {
+                    sampledPeak = max(sampledPeak, ProcessMemory.residentBytes() ?? 0)
+                }
+                received += piece.count
+                tail.append(contentsOf: piece)
+                if tail.count > 64 * 1024 { tail.removeFirst(tail.count - 4096) }
+            }
+            let peak = max(sampledPeak, resetPeak ? ProcessMemory.peakResidentBytes() ?? 0 : 0)
+
+            #expect(response.failure == nil)
+            #expect(response.head.status == 200)
+            #expect(response.head.headers["Transfer-Encoding"] == "chunked")
+            #expect(response.head.headers["Content-Length"] == nil)
+            #expect(rows.count == 1_000_000)
+            #expect(received > 100 << 20)
+            let end = String(decoding: tail.suffix(2048), as: UTF8.self)
+            #expect(
+                end.contains(
+                    "<li class=\"cell bigrow\" id=\"row-1000000\"><a class=\"cell-link\" href=\"/big/1000000\"><span class=\"cell-title\">Row 1,000,000</span>"
+                ))
+            #expect(end.contains("All 1,000,000 rows"))
+            #expect(end.hasSuffix("</html>\n"))
+            #expect(peak - before < 64 << 20, "the process grew by \((peak - before) >> 20) MiB while streaming \(received >> 20) MiB")
+            // And the server goes on.
+            #expect(try server.get("/big/1000000").status == 200)
+        }
+    }
+}
+
+extension ProcessMemory {
+    /// Resets `VmHWM` to the current resident size (Linux: `echo 5 > /proc/self/clear_refs`), so the
+    /// peak measures what follows. False when the kernel does not allow it.
+    static func resetPeak() -> Bool {
+        guard let file = fopen("/proc/self/clear_refs", "w") else { return false }
+        defer { fclose(file) }
+        return fputs("5", file) >= 0
+    }
+}
+
+/// A cell that writes one line of text.
+final class PlainTextCell: TableViewCell, ConfigurableCell {
+    var line = ""
+
+    func configure(with data: String) { line = data }
+    override func prepareForReuse() { line = "" }
+    override func render(into html: inout HTMLWriter) throws {
+        html.raw("<span class=\"cell-title\">")
+        html.text(line)
+        html.raw("</span>")
+    }
+}
+
+/// Rows whose text depends on a version number that a test changes.
+struct ChangingController: TableController {
+    let version: Int
+    var title: String { "Changing" }
+    func numberOfRows(inSection section: Int) -> Int { 3 }
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        DataCellProvider(for: indexPath, cell: PlainTextCell.self, data: "row \(indexPath.row) at version \(version)")
+    }
+}

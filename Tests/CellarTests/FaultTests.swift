@@ -1,0 +1,205 @@
+import Cellar
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+import TableKit
+import Testing
+
+/// Faults inside: a controller that throws, a cell that throws while rendering, an identifier
+/// nobody registered, and a cell that fails after the response started streaming. Each gives a
+/// 500 with the request id (or a cut-short stream and a log line), and the server goes on.
+extension CellarHTTPTests {
+    @Suite struct Faults {
+        static func faultyServer() throws -> TestServer {
+            try TestServer { app in
+                try app.register(PlainTextCell.self)
+                try app.register(ThrowingCell.self)
+                try app.registerPrototypes()
+                app.list("/ok") { _ in FaultyController(rows: 3, failure: .none) }
+                app.list("/factory-throws") { _ in throw SecretFault() }
+                app.list("/render-throws") { _ in FaultyController(rows: 5, failure: .render(atRow: 2)) }
+                app.list("/unregistered") { _ in FaultyController(rows: 5, failure: .unregistered(atRow: 1)) }
+                app.list("/item-throws") { _ in FaultyController(rows: 5, failure: .item(atRow: 3)) }
+                app.list("/stream-fails", paging: .unpaged) { _ in FaultyController(rows: 1_000_000, failure: .render(atRow: 20_000)) }
+            }
+        }
+
+        /// Where each fault shows, what the error says, and whether the JSON of the same URL fails too
+        /// (JSON renders items, not cells).
+        static let faults: [(target: String, says: [String], failsAsJSON: Bool)] = [
+            ("/factory-throws", ["The list Factory-throws could not be rendered."], true),
+            ("/factory-throws/1", ["The list Factory-throws could not be rendered."], true),
+            ("/render-throws", ["The list Render-throws could not be rendered."], false),
+            ("/render-throws?fragment=rows", ["could not be rendered"], false),
+            ("/unregistered", ["Missing", "Have you registered the cell?"], false),
+            ("/unregistered?fragment=rows", ["Missing", "Have you registered the cell?"], false),
+            ("/item-throws.json", ["The list Item-throws could not be rendered."], true),
+            ("/item-throws", ["The list Item-throws could not be rendered."], true),
+        ]
+
+        @Test(arguments: faults.map(\.target))
+        func aFaultIsA500WithTheRequestIDAndTheServerGoesOn(target: String) throws {
+            let fault = try #require(Self.faults.first { $0.target == target })
+            let says = fault.says
+            let server = try Self.faultyServer()
+            // `/item-throws` fails as JSON only.
+            let response = target == "/item-throws" ? try server.getAcceptingJSON(target) : try server.get(target)
+            #expect(response.status == 500)
+            let requestID = try #require(TestServer.requestID(response))
+            if target.hasSuffix(".json") || target == "/item-throws" {
+                let error = try ErrorJSON(parsing: response.body)
+                #expect(error.error.status == 500)
+                #expect(error.error.requestID == requestID)
+                for phrase in says { #expect(error.error.message.contains(phrase)) }
+            } else {
+                #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+                #expect(response.text.hasPrefix("<!doctype html>"))
+                let elements = try HTMLInspector.elements(response.body)
+                #expect(elements.first { $0.tag == "h1" }?.text == "500 Internal Server Error")
+                #expect(elements.first { $0.hasClass("request-id") }?.text == "Request id: \(requestID)")
+                let text = elements.first { $0.tag == "main" }?.text ?? ""
+                for phrase in says { #expect(text.contains(phrase), "the page says \(phrase)") }
+            }
+            // What went wrong stays in the log, with the request id; the page does not show it.
+            #expect(!response.text.contains("hunter2"))
+            let logged = server.logs.waitForEntry { $0.level == .error && $0.metadata["request_id"] == requestID }
+            #expect(logged != nil, "an error is logged with the request id")
+            if target.hasPrefix("/factory-throws") {
+                #expect(logged?.metadata["error"]?.contains("hunter2") == true)
+            }
+
+            // As JSON when the client asks for JSON.
+            let json = try server.getAcceptingJSON(target)
+            if fault.failsAsJSON {
+                #expect(json.status == 500)
+                #expect(json.headers["Content-Type"] == "application/json")
+                let error = try ErrorJSON(parsing: json.body)
+                #expect(error.error.status == 500)
+                #expect(error.error.requestID == TestServer.requestID(json))
+                for phrase in says { #expect(error.error.message.contains(phrase)) }
+                #expect(try json.json()["error"]?.keys == ["status", "message", "requestID"])
+            } else {
+                #expect(json.status == 200)
+            }
+
+            // The next request, on a new connection, is served normally.
+            let next = try server.get("/ok")
+            #expect(next.status == 200)
+            #expect(next.body.occurrences(of: "<li class=\"cell ") == 3)
+        }
+
+        @Test func theUnregisteredIdentifierIsNamedInTheLog() throws {
+            let server = try Self.faultyServer()
+            let response = try server.get("/unregistered")
+            let requestID = try #require(TestServer.requestID(response))
+            let logged = try #require(server.logs.waitForEntry { $0.metadata["request_id"] == requestID && $0.level == .error })
+            #expect(logged.metadata["error"]?.contains("Missing") == true)
+            #expect(logged.metadata["list"] == "/unregistered")
+            // The JSON of the same list does not dequeue cells: it answers.
+            #expect(try server.get("/unregistered.json").status == 200)
+        }
+
+        @Test func aFailureAfterStreamingStartedCutsTheResponseShort() throws {
+            let server = try Self.faultyServer()
+            var received: [UInt8] = []
+            let response = try server.stream("/stream-fails") { received.append(contentsOf: $0) }
+            #expect(response.head.status == 200)
+            #expect(response.head.headers["Transfer-Encoding"] == "chunked")
+            // The stream ends without its last chunk: the client sees the connection end, not a whole page.
+            #expect(response.failure != nil)
+            #expect(received.count > server.app.bufferLimit)
+            let text = String(decoding: received, as: UTF8.self)
+            #expect(!text.contains("</html>"))
+            #expect(text.contains("id=\"row-1000\""))
+            #expect(!text.contains("id=\"row-20001\""))
+            let requestID = try #require(TestServer.requestID(response.head))
+            let logged = server.logs.waitForEntry { $0.level == .error && $0.metadata["request_id"] == requestID }
+            #expect(logged != nil, "the failure is logged with the request id")
+            #expect(logged?.metadata["error"]?.contains("row 20000") == true)
+
+            // The next requests are served normally, the same list included while its rows are fine.
+            #expect(try server.get("/ok").status == 200)
+            #expect(try server.get("/stream-fails?limit=100").body.occurrences(of: "<li class=\"cell ") == 100)
+        }
+
+        @Test func rowsThatFailCanBeAvoidedByPaging() throws {
+            // The failing row is not rendered when it is outside the window: faults are per row, not per list.
+            let server = try Self.faultyServer()
+            let before = try server.get("/render-throws?limit=2")
+            #expect(before.status == 200)
+            #expect(before.body.occurrences(of: "<li class=\"cell ") == 2)
+            #expect(try server.get("/render-throws?offset=3").status == 200)
+        }
+    }
+}
+
+struct SecretFault: Error, CustomStringConvertible {
+    var description: String { "the database password is hunter2" }
+}
+
+struct CellFault: Error, CustomStringConvertible {
+    let row: Int
+    var description: String { "row \(row) cannot be drawn" }
+}
+
+/// A cell that throws while rendering the row it was configured to fail on.
+final class ThrowingCell: TableViewCell, ConfigurableCell {
+    var row = 0
+    var fails = false
+
+    func configure(with data: (row: Int, fails: Bool)) {
+        row = data.row
+        fails = data.fails
+    }
+
+    override func prepareForReuse() { fails = false }
+
+    override func render(into html: inout HTMLWriter) throws {
+        if fails { throw CellFault(row: row) }
+        html.raw("<span class=\"cell-title\">Row ")
+        html.text(row)
+        html.raw("</span>")
+    }
+}
+
+/// An item whose encoding throws.
+struct UnencodableItem: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "not today"))
+    }
+}
+
+/// A list whose rows fail in the way a test asks for.
+struct FaultyController: TableController {
+    enum Failure {
+        case none
+        case render(atRow: Int)
+        case unregistered(atRow: Int)
+        case item(atRow: Int)
+    }
+
+    let rows: Int
+    let failure: Failure
+    var title: String { "Faulty" }
+
+    func numberOfRows(inSection section: Int) -> Int { rows }
+    func identifier(forRowAt indexPath: IndexPath) -> String { String(indexPath.row) }
+
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        switch failure {
+        case .unregistered(let row) where row == indexPath.row:
+            return DataCellProvider(prototype: "Missing", for: indexPath, data: ["title": "nobody registered me"])
+        case .render(let row):
+            return DataCellProvider(for: indexPath, cell: ThrowingCell.self, data: (indexPath.row, indexPath.row == row))
+        default:
+            return DataCellProvider(for: indexPath, cell: ThrowingCell.self, data: (indexPath.row, false))
+        }
+    }
+
+    func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
+        if case .item(let row) = failure, row == indexPath.row { return UnencodableItem() }
+        return ["row": indexPath.row]
+    }
+
+    func detail(forRowAt indexPath: IndexPath) -> RowDetail? { RowDetail(title: "Row \(indexPath.row)", fields: []) }
+}

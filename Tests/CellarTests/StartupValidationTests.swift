@@ -1,0 +1,49 @@
+import Cellar
+import Showcase
+import TableKit
+import Testing
+
+/// `App.validate()` renders every list once before serving, so a broken list is reported at start-up.
+@Suite struct StartupValidation {
+    @Test func theShowcaseValidates() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        try Showcase.install(in: app, peopleCount: 100, listbenchCount: 100, bigCount: 1_000_000)
+        try app.validate()
+    }
+
+    @Test func aListWithAnUnregisteredIdentifierIsNamed() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        try app.register(ThrowingCell.self)
+        app.list("/fine") { _ in FaultyController(rows: 3, failure: .none) }
+        app.list("/broken") { _ in FaultyController(rows: 3, failure: .unregistered(atRow: 2)) }
+        let error = try #require(throws: StartupError.self) { try app.validate() }
+        guard case .listDoesNotRender(let path, let reason) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(path == "/broken")
+        #expect(reason.contains("'Missing'"))
+        #expect(reason.contains("Have you registered the cell?"))
+        #expect(error.description.contains("/broken"))
+    }
+
+    @Test func aControllerThatThrowsIsNamed() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        app.list("/throws") { _ in throw SecretFault() }
+        let error = try #require(throws: StartupError.self) { try app.validate() }
+        #expect(error.description.hasPrefix("The list at /throws does not render"))
+    }
+
+    @Test func anIndexOverBrokenListsValidatesTheListsThemselves() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        app.indexList()
+        app.list("/late") { _ in LateController(registerCell: false) }
+        #expect(throws: StartupError.self) { try app.validate() }
+        // With registerCell, the class registers itself while validating.
+        let lenient = App(publicDirectory: Repository.publicDirectory)
+        lenient.indexList()
+        lenient.list("/late") { _ in LateController(registerCell: true) }
+        try lenient.validate()
+        #expect(lenient.registry.isRegistered("LateCell"))
+    }
+}

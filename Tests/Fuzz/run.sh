@@ -7,6 +7,8 @@
 # `swiftc -sanitize=fuzzer,address` (libFuzzer ships with the Swift toolchain: nothing to install).
 # The seed corpus in corpus/<target>/ is read, never written; new inputs go to
 # .build-fuzz/corpus/<target>/; crashes go to Tests/artifacts/fuzz/ and fail the run.
+# AddressSanitizer and LeakSanitizer are on (ASAN_OPTIONS=detect_leaks=1 unless set); Swift's own
+# crash backtracer is off (SWIFT_BACKTRACE=enable=no) as it trips ASan while reporting a crash.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -48,17 +50,30 @@ build() {
         -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
     # Rebuild only when a source, the script or the command changed.
     if [ -x "$binary" ] && [ "$(cat "$binary.cmd" 2>/dev/null)" = "${command[*]}" ] \
-        && [ -z "$(find "${files[@]}" "$0" -newer "$binary" 2>/dev/null)" ]; then
+        && [ -z "$(find "${files[@]}" "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then
         echo "== $target: up to date ($binary)"
         return 0
     fi
     echo "== building $target"
     local started=$SECONDS
-    # ld.gold warns "Cannot export local symbol" for the sanitizer runtimes: harmless.
-    if ! "${command[@]}" 2> >(grep -v "Cannot export local symbol" >&2); then
+    # ld.gold warns "Cannot export local symbol" for the sanitizer runtimes: harmless. A source
+    # edited while it compiles ("was modified during the build") gets two more tries.
+    local attempt
+    for attempt in 1 2 3; do
+        rm -f "$binary"
+        if "${command[@]}" 2>"$binary.err"; then
+            grep -v "Cannot export local symbol" "$binary.err" | head -20 >&2 || true
+            break
+        fi
+        if grep -q "modified during the build" "$binary.err" && [ "$attempt" -lt 3 ]; then
+            echo "   a source changed while compiling; again in 10 s"
+            sleep 10
+            continue
+        fi
+        grep -v "Cannot export local symbol" "$binary.err" | head -40 >&2
         echo "   build of $target FAILED"
         return 1
-    fi
+    done
     echo "${command[*]}" >"$binary.cmd"
     echo "   built in $((SECONDS - started)) s"
 }
@@ -78,7 +93,7 @@ for target in "${targets[@]}"; do
     echo "== fuzzing $target for $seconds s (log: $log)"
     status=0
     # The first corpus folder receives new inputs; the seeds in the repository are only read.
-    SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$out/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
+    SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no} ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$out/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "${dict[@]}" \
         "$work" "$here/corpus/$target" >"$log" 2>&1 || status=$?
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || true)

@@ -7,7 +7,8 @@ import Foundation
 /// arrays and closes the deeper ones as soon as a shallower container writes again, and all of
 /// them when the value is done. One encoder serves a whole response.
 ///
-/// `Date` is written as an ISO 8601 string, `URL` as its absolute string, non-finite numbers as `null`.
+/// `Date` is written as an ISO 8601 string, `URL` as its absolute string, `Decimal` as a number,
+/// `Data` as base64, non-finite numbers as `null`.
 final class JSONItemEncoder: Encoder {
     private struct Frame {
         let isArray: Bool
@@ -40,6 +41,16 @@ final class JSONItemEncoder: Encoder {
         }
         if Value.self == URL.self {
             writer.string(unsafeBitCast(value, to: URL.self).absoluteString)
+            return
+        }
+        // As JSONEncoder: a Decimal is a number (its own Codable is its internal fields), Data is base64.
+        if Value.self == Decimal.self {
+            let decimal = unsafeBitCast(value, to: Decimal.self)
+            if decimal.isNaN { writer.null() } else { writer.unquoted(decimal.description) }
+            return
+        }
+        if Value.self == Data.self {
+            writer.string(unsafeBitCast(value, to: Data.self).base64EncodedString())
             return
         }
         let outerValueDepth = valueDepth

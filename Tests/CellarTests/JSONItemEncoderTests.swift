@@ -188,6 +188,25 @@ import Testing
         #expect(json["links"] == .array([.string("/relative"), .string("mailto:a@b.c")]))
     }
 
+    @Test func decimalsAndData() throws {
+        struct Priced: Encodable {
+            var price: Decimal
+            var discount: Decimal?
+            var history: [Decimal]
+            var thumbnail: Data
+            var attachments: [Data]
+        }
+        let value = Priced(
+            price: Decimal(string: "12.50")!, discount: Decimal(string: "-0.001"), history: [0, Decimal(string: "123456789.987654321")!],
+            thumbnail: Data([0, 1, 2, 250, 255]), attachments: [Data(), Data("<script>".utf8)])
+        try Self.expectSame(value)
+        try Self.expectSame(Decimal(string: "3.14")!)
+        try Self.expectSame(Data([1, 2, 3]))
+        let json = try JSONValue.parse(try Self.ours(value))
+        #expect(json["price"] == .double(12.5))
+        #expect(json["thumbnail"] == .string("AAEC+v8="))
+    }
+
     @Test func stringEscapes() throws {
         let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
         let strings = [

@@ -32,9 +32,15 @@ final class JSONListBody: ListBody {
     private var sliceIndex = 0
     private var row = 0
 
+    /// The controller, when it writes its rows' items itself (checked once per response).
+    private let directItems: (any JSONItemWriting)?
+    /// Class cells' reuse identifiers, spelled once per response.
+    private var cellNames: [ObjectIdentifier: String] = [:]
+
     init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks) {
         self.route = route
         self.controller = controller
+        directItems = controller as? any JSONItemWriting
         self.page = page
         self.links = links
         slices = layout.slices(in: page.window)
@@ -150,6 +156,15 @@ final class JSONListBody: ListBody {
         json.raw("[")
     }
 
+    private func cellName(_ provider: DataCellProvider) -> String {
+        guard let cellClass = provider.cellClass, provider.isDequeuedByClass else { return provider.reuseIdentifier }
+        let key = ObjectIdentifier(cellClass)
+        if let name = cellNames[key] { return name }
+        let name = provider.reuseIdentifier
+        cellNames[key] = name
+        return name
+    }
+
     private func writeRow(_ indexPath: IndexPath, first: Bool) throws {
         let identifier = controller.identifier(forRowAt: indexPath)
         let provider = controller.cellProvider(forRowAt: indexPath)
@@ -160,7 +175,7 @@ final class JSONListBody: ListBody {
         json.string(identifier)
         json.raw(",")
         json.key("cell")
-        json.string(provider.reuseIdentifier)
+        json.string(cellName(provider))
         json.raw(",")
         json.key("href")
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
@@ -169,7 +184,13 @@ final class JSONListBody: ListBody {
         } else {
             json.null()
         }
-        if let item = controller.item(forRowAt: indexPath) {
+        if let direct = directItems {
+            // The controller writes its own items: no Encodable containers, no cast per row.
+            let mark = encoder.writer.count
+            json.raw(",")
+            json.key("item")
+            if !direct.writeItem(forRowAt: indexPath, into: &encoder.writer) { encoder.writer.truncate(to: mark) }
+        } else if let item = controller.item(forRowAt: indexPath) {
             json.raw(",")
             json.key("item")
             try encoder.encode(item)

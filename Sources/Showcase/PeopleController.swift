@@ -2,7 +2,7 @@ import Cellar
 import TableKit
 
 /// `/people` and `/listbench`: one section of people, paged, each row linking to its detail.
-public struct PeopleController: TableController {
+public struct PeopleController: TableController, JSONItemWriting {
     public let title: String
     let cells: PeopleCellProvider
     let footer: String?
@@ -21,6 +21,11 @@ public struct PeopleController: TableController {
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { cells.cellProvider(forRowAt: indexPath) }
     public func identifier(forRowAt indexPath: IndexPath) -> String { people[indexPath.row].identifier }
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { people[indexPath.row] }
+
+    public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
+        people[indexPath.row].writeJSON(into: &json)
+        return true
+    }
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { people[indexPath.row].detail }
 
     public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {

@@ -1,3 +1,4 @@
+import Cellar
 import TableKit
 
 /// A person in the people lists. A class, so a row's configure closure captures one reference
@@ -90,5 +91,27 @@ public enum PeopleDirectory {
                 id: i, name: i % 7 == 0 ? "Person \(i) <b>&\"'" : "Person \(i)", role: Person.Role.allCases[[0, 1, 2, 3][i % 4]],
                 email: "person\(i)@example.com", bio: "Bio of person \(i): likes <tags> & \"quotes\" and 'apostrophes' in text.")
         }
+    }
+}
+
+extension Person: JSONRepresentable {
+    /// The same object as `Encodable` writes (a test holds them equal), without its containers.
+    public func writeJSON(into json: inout JSONWriter) {
+        json.raw("{")
+        json.key("id")
+        json.number(id)
+        json.raw(",")
+        json.key("name")
+        json.string(name)
+        json.raw(",")
+        json.key("role")
+        json.string(role.rawValue)
+        json.raw(",")
+        json.key("email")
+        json.string(email)
+        json.raw(",")
+        json.key("bio")
+        json.string(bio)
+        json.raw("}")
     }
 }

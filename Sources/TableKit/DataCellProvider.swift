@@ -12,6 +12,10 @@
 public struct DataCellProvider {
     /// The identifier the cell is dequeued by.
     public var reuseIdentifier: String { explicitIdentifier ?? configuration.cellClass?.reuseIdentifier ?? "" }
+    /// The class of a class cell (nil for prototypes and `CellData` rows).
+    public var cellClass: TableViewCell.Type? { configuration.cellClass }
+    /// Whether the cell is dequeued under its class's own name (no identifier was given).
+    public var isDequeuedByClass: Bool { explicitIdentifier == nil }
     /// The identifier given when it is not the class's own name (which is looked up without spelling it).
     @usableFromInline let explicitIdentifier: String?
     /// The row this provider is for.

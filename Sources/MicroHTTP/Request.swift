@@ -11,6 +11,9 @@ public struct Request: Sendable {
     /// Decoded like libmicrohttpd decodes it (malformed escapes are kept as they are), except that
     /// `%00` yields a NUL character rather than cutting the path short.
     public var path: String
+    /// The path exactly as received (still percent-encoded); nil for requests made without one.
+    /// The router splits it before decoding, so an encoded `/` (`%2F`) stays inside its segment.
+    public internal(set) var rawPath: String?
     /// The query string exactly as received (still percent-encoded), without `?`; nil when the target has no `?`.
     public var rawQuery: String?
     /// The decoded query items.
@@ -60,6 +63,7 @@ public struct Request: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawQuery = parts.count > 1 ? String(parts[1]) : nil
         self.init(method: method, path: String(parts[0]), headers: headers, body: body)
+        self.rawPath = String(parts[0])
         self.rawQuery = rawQuery
         self.query = try rawQuery.map { raw throws(HTTPError) in try QueryItems(parsing: raw) } ?? QueryItems()
     }

@@ -105,7 +105,10 @@ public struct Router: HTTPResponder {
     }
 
     public func respond(to request: Request) throws -> Response {
-        if !literals.isEmpty {
+        // A `/` sent as `%2F` belongs to its segment (a row identifier may hold one): split the
+        // raw path first, then decode each segment.
+        let rawSegments = request.rawPath.flatMap { raw in raw.contains("%2F") || raw.contains("%2f") ? Self.splitDecoding(raw) : nil }
+        if !literals.isEmpty && rawSegments == nil {
             var path = request.path
             if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
             let method = request.method == .head && literals[LiteralKey(method: .head, path: path)] == nil ? HTTPMethod.get : request.method
@@ -116,7 +119,7 @@ public struct Router: HTTPResponder {
                 return try route.handler(routed)
             }
         }
-        let segments = Self.split(path: request.path)
+        let segments = rawSegments ?? Self.split(path: request.path)
         var matches: [(route: Route, parameters: [String: String])] = []
         for route in table {
             if let parameters = Self.match(route.segments, segments) { matches.append((route, parameters)) }
@@ -174,6 +177,10 @@ public struct Router: HTTPResponder {
     }
 
     /// Splits a path into segments, keeping empty inner segments (`//x`) and the trailing empty one (`/a/`).
+    private static func splitDecoding(_ raw: String) -> [Substring] {
+        split(path: raw).map { Substring(RequestContext.decodePath(ArraySlice($0.utf8))) }
+    }
+
     private static func split(path: String) -> [Substring] {
         guard path.hasPrefix("/") else { return [Substring(path)] }
         if path == "/" { return [] }

@@ -82,6 +82,10 @@ final class ServerCore: Sendable {
             method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection),
             body: context.body, id: context.id, remoteAddress: cmhd_connection_client_address(connection).flatMap(SocketAddress.describe))
         context.body = []
+        if !context.rawTarget.isEmpty {
+            let pathEnd = context.rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? context.rawTarget.endIndex
+            request.rawPath = String(decoding: context.rawTarget[..<pathEnd], as: UTF8.self)
+        }
         if let raw = context.rawQuery {
             request.rawQuery = String(decoding: raw, as: UTF8.self)
             do {

@@ -6,77 +6,34 @@ import TableKit
 /// U+2028 and U+2029 as `\uXXXX`, so a document can never close a `<script>` or be sniffed as
 /// markup. No Foundation, no intermediate `String`s.
 public struct JSONWriter: Sendable {
-    // The same layout as HTMLWriter's: zero-filled storage out to its capacity, `length` bytes
-    // written, appends as stores through a pointer.
-    @usableFromInline var storage: [UInt8]
-    @usableFromInline var length: Int
+    @usableFromInline var buffer: ByteBuffer
 
     public init(bytes: [UInt8] = []) {
-        storage = bytes
-        length = bytes.count
+        buffer = ByteBuffer(reusing: bytes)
     }
 
     /// The bytes written so far. Setting it replaces them (reusing the array's capacity).
     public var bytes: [UInt8] {
-        get { Array(storage[..<length]) }
-        set {
-            storage = newValue
-            length = newValue.count
-        }
+        get { buffer.bytes }
+        set { buffer = ByteBuffer(reusing: newValue) }
     }
 
     /// The number of bytes written.
-    public var count: Int { length }
+    public var count: Int { buffer.count }
 
     /// Takes the bytes out without a copy, leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] {
-        var taken = storage
-        storage = []
-        taken.removeSubrange(length...)
-        length = 0
-        return taken
-    }
+    public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
 
     /// Drops what was written after the first `count` bytes.
-    public mutating func truncate(to count: Int) {
-        length = min(length, max(0, count))
+    public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
+
+    /// Hands `bytes` to the writer to append to (its contents are kept).
+    public mutating func adopt(_ bytes: inout [UInt8]) {
+        buffer = ByteBuffer(reusing: bytes)
+        bytes = []
     }
 
-    /// Hands `buffer` to the writer to append to (its contents are kept).
-    public mutating func adopt(_ buffer: inout [UInt8]) {
-        storage = buffer
-        length = buffer.count
-        buffer = []
-    }
-
-    @inlinable mutating func reserve(_ extra: Int) {
-        if length &+ extra > storage.count { grow(toHold: length &+ extra) }
-    }
-
-    @usableFromInline mutating func grow(toHold needed: Int) {
-        // A new array whose count is its capacity, holding the written bytes; the rest is never
-        // read before it is written, so it is not zero-filled (a byte-wise fill was most of the
-        // time of a streamed million rows in a debug build).
-        let target = max(needed, storage.capacity, storage.count &* 2, 1024)
-        let written = length
-        storage = storage.withUnsafeBufferPointer { old in
-            [UInt8](unsafeUninitializedCapacity: target) { buffer, initialized in
-                if written > 0, let source = old.baseAddress {
-                    buffer.baseAddress.unsafelyUnwrapped.update(from: source, count: written)
-                }
-                initialized = target
-            }
-        }
-    }
-
-    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) {
-        let count = source.count
-        guard count > 0, let base = source.baseAddress else { return }
-        reserve(count)
-        let at = length
-        storage.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.advanced(by: at).copyMemory(from: base, byteCount: count) }
-        length = at &+ count
-    }
+    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
     @inlinable public mutating func raw(_ syntax: StaticString) {
@@ -94,9 +51,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
         // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3.
-        reserve(source.count &* 6 &+ 2)
-        let at = length
-        length = storage.withUnsafeMutableBufferPointer { JSONWriter.writeQuoted(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
+        buffer.write(reserving: source.count &* 6 &+ 2) { JSONWriter.writeQuoted(source, into: $0) }
     }
 
     /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
@@ -257,7 +212,7 @@ public struct JSONWriter: Sendable {
     public mutating func link(base: String, identifier: String) {
         string(base)
         // Reopen the string: drop the closing quote, add `/segment"`.
-        length -= 1
+        buffer.truncate(to: buffer.count - 1)
         let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { appendSegment($0) }
         if done == nil {
             var identifier = identifier
@@ -266,14 +221,11 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendSegment(_ source: UnsafeBufferPointer<UInt8>) {
-        reserve(source.count &* 3 &+ 2)
-        let at = length
-        length = storage.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer.baseAddress.unsafelyUnwrapped + at
+        buffer.write(reserving: source.count &* 3 &+ 2) { out in
             out.pointee = UInt8(ascii: "/")
             let written = HTMLWriter.writePathSegment(source, into: out + 1)
             out[1 + written] = UInt8(ascii: "\"")
             return written + 2
-        } + at
+        }
     }
 }

@@ -48,13 +48,8 @@ struct BigRow: Encodable {
 public final class BigRowCell: TableViewCell {
     public override func render(into html: inout HTMLWriter) throws {
         let number = indexPath.row + 1
-        html.raw("<a class=\"cell-link\"")
-        if let selection {
-            html.raw(" href=\"")
-            selection.write(into: &html)
-            html.raw("\"")
-        }
-        html.raw("><span class=\"cell-title\">Row ")
+        html.openSelectionLink(selection)
+        html.raw("<span class=\"cell-title\">Row ")
         html.text(grouping: number)
         html.raw("</span> <span class=\"cell-detail\">")
         html.text(grouping: number &* number)

@@ -106,13 +106,8 @@ public final class ProductCell: TableViewCell, CellDataConfigurable {
 
     public override func render(into html: inout HTMLWriter) throws {
         guard let product else { return }
-        html.raw("<a class=\"cell-link\"")
-        if let selection {
-            html.raw(" href=\"")
-            selection.write(into: &html)
-            html.raw("\"")
-        }
-        html.raw("><span class=\"cell-title\">")
+        html.openSelectionLink(selection)
+        html.raw("<span class=\"cell-title\">")
         html.text(product.name)
         html.raw("</span> <span class=\"cell-subtitle\">")
         html.text(product.region)

@@ -9,13 +9,8 @@ public final class EngineerCell: TableViewCell {
 
     public override func render(into html: inout HTMLWriter) throws {
         guard let person else { return }
-        html.raw("<a class=\"cell-link\"")
-        if let selection {
-            html.raw(" href=\"")
-            selection.write(into: &html)
-            html.raw("\"")
-        }
-        html.raw("><span class=\"cell-title\">")
+        html.openSelectionLink(selection)
+        html.raw("<span class=\"cell-title\">")
         html.text(person.name)
         html.raw("</span> <span class=\"badge\">")
         html.text(person.role.rawValue)

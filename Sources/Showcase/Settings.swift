@@ -71,13 +71,8 @@ public final class ToggleCell: TableViewCell, ConfigurableCell {
 
     public override func render(into html: inout HTMLWriter) throws {
         guard let data else { return }
-        html.raw("<a class=\"cell-link\"")
-        if let selection {
-            html.raw(" href=\"")
-            selection.write(into: &html)
-            html.raw("\"")
-        }
-        html.raw("><span class=\"cell-title\">")
+        html.openSelectionLink(selection)
+        html.raw("<span class=\"cell-title\">")
         html.text(data.title)
         html.raw("</span> <span class=\"switch\"")
         html.raw(data.isOn ? " data-on=\"true\"><span class=\"visually-hidden\">On</span>" : " data-on=\"false\"><span class=\"visually-hidden\">Off</span>")

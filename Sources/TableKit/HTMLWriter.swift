@@ -14,94 +14,37 @@
 /// html.raw("</span>")
 /// ```
 public struct HTMLWriter: Sendable {
-    // The storage is zero-filled out to its capacity and `length` bytes of it are written, so
-    // appends are plain stores through a pointer, and ``takeBytes()`` hands the array over
-    // without a copy.
-    @usableFromInline var storage: [UInt8]
-    @usableFromInline var length: Int
+    @usableFromInline var buffer: ByteBuffer
 
     public init(capacity: Int = 0) {
-        storage = [UInt8](repeating: 0, count: max(capacity, 0))
-        length = 0
+        buffer = ByteBuffer(capacity: capacity)
     }
 
     /// Wraps an existing buffer (its contents are kept; its capacity is reused).
-    public init(reusing buffer: [UInt8]) {
-        storage = buffer
-        length = buffer.count
+    public init(reusing bytes: [UInt8]) {
+        buffer = ByteBuffer(reusing: bytes)
     }
 
     /// The bytes written so far (a copy; ``takeBytes()`` moves them out instead).
-    public var bytes: [UInt8] { Array(storage[..<length]) }
+    public var bytes: [UInt8] { buffer.bytes }
 
     /// The number of bytes written.
-    @inlinable public var count: Int { length }
+    @inlinable public var count: Int { buffer.count }
 
     /// The bytes as a string (for tests and small documents).
-    public var string: String {
-        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
-    }
+    public var string: String { buffer.string }
 
     /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll(keepingCapacity: Bool = true) {
-        length = 0
-        if !keepingCapacity { storage = [] }
-    }
+    public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
 
     /// Takes the bytes out, leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] {
-        var taken = storage
-        storage = []
-        taken.removeSubrange(length...)
-        length = 0
-        return taken
-    }
+    public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
 
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
-    public mutating func removeFirst(_ count: Int) {
-        storage.removeFirst(count)
-        length -= count
-    }
+    public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
 
-    // MARK: Storage
-
-    /// Makes room for `extra` more bytes.
-    @inlinable mutating func reserve(_ extra: Int) {
-        if length &+ extra > storage.count { grow(toHold: length &+ extra) }
-    }
-
-    @usableFromInline mutating func grow(toHold needed: Int) {
-        // A new array whose count is its capacity, holding the written bytes; the rest is never
-        // read before it is written, so it is not zero-filled (a byte-wise fill was most of the
-        // time of a streamed million rows in a debug build).
-        let target = max(needed, storage.capacity, storage.count &* 2, 1024)
-        let written = length
-        storage = storage.withUnsafeBufferPointer { old in
-            [UInt8](unsafeUninitializedCapacity: target) { buffer, initialized in
-                if written > 0, let source = old.baseAddress {
-                    buffer.baseAddress.unsafelyUnwrapped.update(from: source, count: written)
-                }
-                initialized = target
-            }
-        }
-    }
-
-    /// Appends raw bytes.
-    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) {
-        let count = source.count
-        guard count > 0, let base = source.baseAddress else { return }
-        reserve(count)
-        let at = length
-        storage.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.advanced(by: at).copyMemory(from: base, byteCount: count) }
-        length = at &+ count
-    }
-
-    @inlinable mutating func append(_ byte: UInt8) {
-        reserve(1)
-        let at = length
-        storage.withUnsafeMutableBufferPointer { $0[at] = byte }
-        length = at &+ 1
-    }
+    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     // MARK: Markup (trusted)
 
@@ -144,9 +87,7 @@ public struct HTMLWriter: Sendable {
 
     /// Appends an integer in decimal.
     public mutating func text(_ number: Int) {
-        reserve(20)
-        let at = length
-        length = storage.withUnsafeMutableBufferPointer { HTMLWriter.writeDecimal(number, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
+        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(number, into: $0) }
     }
 
     /// Appends an integer with thousands separators (`10,000`).
@@ -200,11 +141,7 @@ public struct HTMLWriter: Sendable {
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
         var segment = segment
-        segment.withUTF8 { source in
-            reserve(source.count &* 3)
-            let at = length
-            length = storage.withUnsafeMutableBufferPointer { HTMLWriter.writePathSegment(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
-        }
+        segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
     }
 
     /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);
@@ -229,9 +166,7 @@ public struct HTMLWriter: Sendable {
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.
     @usableFromInline mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
         // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1.
-        reserve(source.count &* 6)
-        let at = length
-        length = storage.withUnsafeMutableBufferPointer { HTMLWriter.escape(source, into: $0.baseAddress.unsafelyUnwrapped + at) } + at
+        buffer.write(reserving: source.count &* 6) { HTMLWriter.escape(source, into: $0) }
     }
 
     // MARK: Elements

@@ -27,3 +27,17 @@ public struct RowSelection: Sendable {
         return base + "/" + writer.string
     }
 }
+
+extension HTMLWriter {
+    /// Opens a row's link, `<a class="cell-link" href="…">`, to its detail; without `href`
+    /// when the list has no details. Close it with `</a>`.
+    public mutating func openSelectionLink(_ selection: RowSelection?) {
+        raw("<a class=\"cell-link\"")
+        if let selection {
+            raw(" href=\"")
+            selection.write(into: &self)
+            raw("\"")
+        }
+        raw(">")
+    }
+}

@@ -5,6 +5,8 @@ struct PageLinks: Sendable {
     let path: String
     let query: QueryItems
     let page: Page
+    /// `path?` and the other query items, encoded once: every link of a page starts with it.
+    private let prefix: String
 
     init(path: String, query: QueryItems, page: Page) {
         self.path = path
@@ -12,14 +14,12 @@ struct PageLinks: Sendable {
         for name in ["offset", "limit", "fragment"] { query.set(name, to: nil) }
         self.query = query
         self.page = page
+        prefix = path + "?" + (query.isEmpty ? "" : query.percentEncoded + "&")
     }
 
     func url(offset: Int, limit: Int? = nil, fragment: Bool = false, path: String? = nil) -> String {
-        var items = query
-        items.append(name: "offset", value: String(offset))
-        items.append(name: "limit", value: String(limit ?? page.limit))
-        if fragment { items.append(name: "fragment", value: "rows") }
-        return (path ?? self.path) + "?" + items.percentEncoded
+        let start = path.map { $0 + "?" + (query.isEmpty ? "" : query.percentEncoded + "&") } ?? prefix
+        return start + "offset=" + String(offset) + "&limit=" + String(limit ?? page.limit) + (fragment ? "&fragment=rows" : "")
     }
 
     var current: String { url(offset: page.offset) }

@@ -25,6 +25,7 @@ at the end. Prints counts by outcome and by category; exits 1 on any failure.
 import argparse
 import collections
 import concurrent.futures
+import errno
 import os
 import random
 import re
@@ -227,8 +228,8 @@ def run_case(case, port, timeout):
             sock.sendall(case.data)
             if case.half_close:
                 sock.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # The server may answer and close before reading everything: read what it sent.
+        except OSError:
+            pass  # The server may answer and close before reading everything (EPIPE, ECONNRESET, ENOTCONN): read what it sent.
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             statuses, complete, _ = parse_statuses(bytes(received))
@@ -249,7 +250,7 @@ def run_case(case, port, timeout):
     except ConnectionResetError:
         outcome = "reset"
     except OSError as error:
-        outcome = "error:%s" % type(error).__name__
+        outcome = "error:%s" % errno.errorcode.get(error.errno, type(error).__name__)
     finally:
         sock.close()
     statuses, _, looks_http = parse_statuses(bytes(received))

@@ -169,6 +169,8 @@ public struct Router: HTTPResponder {
         return parts.enumerated().map { index, part in
             if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("*") {
+                // A programmer error in a pattern written at start-up, while routes are registered:
+                // no request can reach it.
                 precondition(index == parts.count - 1, "'*' must be the last segment of a route pattern: \(pattern)")
                 return .rest(part.count > 1 ? String(part.dropFirst()) : "*")
             }

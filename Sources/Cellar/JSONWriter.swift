@@ -50,8 +50,8 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
-        // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3.
-        buffer.write(reserving: source.count &* 6 &+ 2) { JSONWriter.writeQuoted(source, into: $0) }
+        // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3; the word stores may write 7 bytes past the end.
+        buffer.write(reserving: source.count &* 6 &+ 10) { JSONWriter.writeQuoted(source, into: $0) }
     }
 
     /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
@@ -130,7 +130,8 @@ public struct JSONWriter: Sendable {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x27 || byte == 0xE2
     }
 
-    /// Writes `"source"` escaped at `output`; returns the bytes written.
+    /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
+    /// for 6 bytes per input byte and 8 more: it is written eight bytes at a time.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var out = output
         out.pointee = UInt8(ascii: "\"")
@@ -144,16 +145,22 @@ public struct JSONWriter: Sendable {
             let look = table.baseAddress.unsafelyUnwrapped
             var index = 0
             while index < count {
-                // Copy the clean run in one go.
-                var end = index
-                while end < count && !look[Int(input[end])] { end &+= 1 }
-                if end > index {
-                    out.update(from: input + index, count: end &- index)
-                    out += end &- index
-                    index = end
-                    if index == count { break }
-                }
+                // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
+                ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
+                guard index < count else { break }
                 let byte = input[index]
+                if !look[Int(byte)] {
+                    // Flagged by the word test only (non-ASCII text, DEL) or one of the last bytes.
+                    out.pointee = byte
+                    out += 1
+                    index &+= 1
+                    while index < count && input[index] >= 0x80 && !look[Int(input[index])] {
+                        out.pointee = input[index]
+                        out += 1
+                        index &+= 1
+                    }
+                    continue
+                }
                 switch byte {
                 case UInt8(ascii: "\""):
                     out[0] = 0x5C

@@ -165,8 +165,9 @@ public struct HTMLWriter: Sendable {
 
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.
     @usableFromInline mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
-        // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1.
-        buffer.write(reserving: source.count &* 6) { HTMLWriter.escape(source, into: $0) }
+        // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1; the word stores may write
+        // up to 7 bytes past the end.
+        buffer.write(reserving: source.count &* 6 &+ 8) { HTMLWriter.escape(source, into: $0) }
     }
 
     // MARK: Elements
@@ -222,7 +223,8 @@ public struct HTMLWriter: Sendable {
     }()
 
     /// Writes `source` to `output` with `& < > " '` replaced by entities; returns the bytes written
-    /// (at most 6 per input byte).
+    /// (at most 6 per input byte). `output` must have room for 6 bytes per input byte and 8 more:
+    /// it is written eight bytes at a time.
     ///
     /// Code points HTML forbids in a document — controls other than tab, newline, form feed and
     /// carriage return, C1 controls and noncharacters — become U+FFFD, so that what is written
@@ -235,42 +237,58 @@ public struct HTMLWriter: Sendable {
             var index = 0
             let count = source.count
             while index < count {
-                // Copy the clean run up to the next byte that needs a look, in one go.
-                var end = index
-                while end < count && classes[Int(input[end])] == 0 { end &+= 1 }
-                if end > index {
-                    out.update(from: input + index, count: end &- index)
-                    out += end &- index
-                    index = end
-                    if index == count { break }
-                }
+                // Eight bytes at a time up to the next byte that needs a look…
+                ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
+                guard index < count else { break }
+                // …then byte by byte through the table: a flagged byte, a run of non-ASCII text
+                // (flagged by the word test, clean for the table) or the last few bytes.
                 let byte = input[index]
-                var length = 1
-                if classes[Int(byte)] == 2 {
-                    length = forbiddenLength(source, at: index)
+                switch classes[Int(byte)] {
+                case 0:
+                    out.pointee = byte
+                    out += 1
+                    index &+= 1
+                    while index < count && input[index] >= 0x80 && classes[Int(input[index])] == 0 {
+                        out.pointee = input[index]
+                        out += 1
+                        index &+= 1
+                    }
+                case 1:
+                    let entity = entityWords.withUnsafeBufferPointer { $0[Int(byte & 0x1F)] }
+                    ByteScan.store(entity.word, at: out)
+                    out += Int(entity.length)
+                    index &+= 1
+                default:
+                    let length = forbiddenLength(source, at: index)
                     if length == 0 {
                         out.pointee = byte
                         out += 1
                         index &+= 1
-                        continue
+                    } else {
+                        // U+FFFD, EF BF BD.
+                        out[0] = 0xEF
+                        out[1] = 0xBF
+                        out[2] = 0xBD
+                        out += 3
+                        index &+= length
                     }
                 }
-                let entity: StaticString
-                switch byte {
-                case 0x26: entity = "&amp;"
-                case 0x3C: entity = "&lt;"
-                case 0x3E: entity = "&gt;"
-                case 0x22: entity = "&quot;"
-                case 0x27: entity = "&#39;"
-                default: entity = "\u{FFFD}"
-                }
-                out.update(from: entity.utf8Start, count: entity.utf8CodeUnitCount)
-                out += entity.utf8CodeUnitCount
-                index &+= length
             }
             return out - output
         }
     }
+
+    /// The entity for each of `& < > " '`, indexed by the byte's low five bits (0x26 → 6,
+    /// 0x3C → 28, 0x3E → 30, 0x22 → 2, 0x27 → 7), packed for one 8-byte store.
+    @usableFromInline static let entityWords: [(word: UInt64, length: UInt8)] = {
+        var words = [(word: UInt64, length: UInt8)](repeating: (0, 0), count: 32)
+        words[0x26 & 0x1F] = (ByteScan.packed("&amp;"), 5)
+        words[0x3C & 0x1F] = (ByteScan.packed("&lt;"), 4)
+        words[0x3E & 0x1F] = (ByteScan.packed("&gt;"), 4)
+        words[0x22 & 0x1F] = (ByteScan.packed("&quot;"), 6)
+        words[0x27 & 0x1F] = (ByteScan.packed("&#39;"), 5)
+        return words
+    }()
 
     /// Appends `source` escaped to a plain byte array.
     @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {

@@ -5,7 +5,7 @@ import TableKit
 /// Besides what JSON requires (`"`, `\` and control characters), it escapes `<`, `>`, `&`, `'`,
 /// U+2028 and U+2029 as `\uXXXX`, so a document can never close a `<script>` or be sniffed as
 /// markup. No Foundation, no intermediate `String`s.
-public struct JSONWriter: Sendable {
+public struct JSONWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
 
     public init(bytes: [UInt8] = []) {
@@ -62,9 +62,14 @@ public struct JSONWriter: Sendable {
 
     /// Appends `"key":` for a key known at compile time (no escaping needed).
     @inlinable public mutating func key(_ key: StaticString) {
-        raw("\"")
-        raw(key)
-        raw("\":")
+        let count = key.utf8CodeUnitCount
+        buffer.write(reserving: count &+ 3) { out in
+            out[0] = UInt8(ascii: "\"")
+            (out + 1).update(from: key.utf8Start, count: count)
+            out[count &+ 1] = UInt8(ascii: "\"")
+            out[count &+ 2] = UInt8(ascii: ":")
+            return count &+ 3
+        }
     }
 
     /// Appends `"key":` for a key from data.
@@ -150,38 +155,26 @@ public struct JSONWriter: Sendable {
                 guard index < count else { break }
                 let byte = input[index]
                 if !look[Int(byte)] {
-                    // Flagged by the word test only (non-ASCII text, DEL) or one of the last bytes.
+                    // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
                     out.pointee = byte
                     out += 1
                     index &+= 1
-                    while index < count && input[index] >= 0x80 && !look[Int(input[index])] {
+                    while index < count && (input[index] >= 0x80 || count < 8) && !look[Int(input[index])] {
                         out.pointee = input[index]
                         out += 1
                         index &+= 1
                     }
                     continue
                 }
+                if byte < 0x80 {
+                    // `\"`, `\\`, `\n`, `\u003c`…: one store from the table.
+                    let escape = asciiEscapes.withUnsafeBufferPointer { $0[Int(byte)] }
+                    ByteScan.store(escape.word, at: out)
+                    out += Int(escape.length)
+                    index &+= 1
+                    continue
+                }
                 switch byte {
-                case UInt8(ascii: "\""):
-                    out[0] = 0x5C
-                    out[1] = 0x22
-                    out += 2
-                case UInt8(ascii: "\\"):
-                    out[0] = 0x5C
-                    out[1] = 0x5C
-                    out += 2
-                case 0x0A:
-                    out[0] = 0x5C
-                    out[1] = UInt8(ascii: "n")
-                    out += 2
-                case 0x0D:
-                    out[0] = 0x5C
-                    out[1] = UInt8(ascii: "r")
-                    out += 2
-                case 0x09:
-                    out[0] = 0x5C
-                    out[1] = UInt8(ascii: "t")
-                    out += 2
                 case 0xE2:
                     // U+2028 and U+2029 end lines in JavaScript.
                     if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
@@ -200,6 +193,25 @@ public struct JSONWriter: Sendable {
         out.pointee = UInt8(ascii: "\"")
         out += 1
         return out - output
+    }
+
+    /// The escape of each ASCII byte that needs one (length 0 for the others), packed for one
+    /// 8-byte store: `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for other controls and `< > & '`.
+    static let asciiEscapes: [(word: UInt64, length: UInt8)] = (0..<128).map { byte -> (word: UInt64, length: UInt8) in
+        let escaped: [UInt8]
+        switch byte {
+        case 0x22: escaped = Array(#"\""#.utf8)
+        case 0x5C: escaped = Array(#"\\"#.utf8)
+        case 0x0A: escaped = Array(#"\n"#.utf8)
+        case 0x0D: escaped = Array(#"\r"#.utf8)
+        case 0x09: escaped = Array(#"\t"#.utf8)
+        case 0x00..<0x20, 0x26, 0x27, 0x3C, 0x3E:
+            escaped = [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[byte >> 4], hex[byte & 0xF]]
+        default: escaped = []
+        }
+        var word: UInt64 = 0
+        for (offset, unit) in escaped.enumerated() { word |= UInt64(unit) << (8 * UInt64(offset)) }
+        return (word, UInt8(escaped.count))
     }
 
     static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {

@@ -4,43 +4,68 @@
 /// The array's count is its capacity and `count` bytes of it are written, so an append is a
 /// store through a pointer, and ``takeBytes()`` hands the array over without a copy. The tail
 /// past `count` is never read before it is written.
-public struct ByteBuffer: Sendable {
+public struct ByteBuffer: ~Copyable, @unchecked Sendable {
+    // Sendable: the buffer cannot be copied, so the memory `base` points to belongs to one owner.
     @usableFromInline var storage: [UInt8]
+    /// `storage`'s elements, written without a uniqueness check: nothing else can hold the array,
+    /// because the buffer cannot be copied and only ``takeBytes()`` hands it out (and lets go).
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>?
     @usableFromInline var length: Int
+    @usableFromInline var capacity: Int
 
     public init(capacity: Int = 0) {
         storage = []
+        base = nil
         length = 0
+        self.capacity = 0
         if capacity > 0 { grow(toHold: capacity) }
     }
 
     /// Wraps an existing array (its contents are kept).
     public init(reusing bytes: [UInt8]) {
         storage = bytes
+        base = nil
         length = bytes.count
+        capacity = 0
+        adoptStorage()
+    }
+
+    /// Makes `storage` unique and points `base` at it.
+    @usableFromInline mutating func adoptStorage() {
+        capacity = storage.count
+        base = capacity == 0 ? nil : storage.withUnsafeMutableBufferPointer { $0.baseAddress }
     }
 
     /// The number of bytes written.
     @inlinable public var count: Int { length }
 
     /// The bytes written so far (a copy; ``takeBytes()`` moves them out instead).
-    public var bytes: [UInt8] { Array(storage[..<length]) }
+    public var bytes: [UInt8] {
+        guard let base else { return [] }
+        return Array(UnsafeBufferPointer(start: base, count: length))
+    }
 
     /// The bytes as a string (for tests and small documents).
     public var string: String {
-        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+        guard let base else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
     }
 
     /// Empties the buffer.
     public mutating func removeAll(keepingCapacity: Bool = true) {
         length = 0
-        if !keepingCapacity { storage = [] }
+        if !keepingCapacity {
+            storage = []
+            adoptStorage()
+        }
     }
 
     /// Takes the bytes out without a copy, leaving the buffer empty.
     public mutating func takeBytes() -> [UInt8] {
         var taken = storage
         storage = []
+        base = nil
+        capacity = 0
         taken.removeSubrange(length...)
         length = 0
         return taken
@@ -55,11 +80,12 @@ public struct ByteBuffer: Sendable {
     public mutating func removeFirst(_ count: Int) {
         storage.removeFirst(count)
         length -= count
+        adoptStorage()
     }
 
     /// Makes room for `extra` more bytes.
     @inlinable public mutating func reserve(_ extra: Int) {
-        if length &+ extra > storage.count { grow(toHold: length &+ extra) }
+        if length &+ extra > capacity { grow(toHold: length &+ extra) }
     }
 
     @usableFromInline mutating func grow(toHold needed: Int) {
@@ -67,39 +93,49 @@ public struct ByteBuffer: Sendable {
         // zero-filled (a byte-wise fill was most of the time of a streamed million rows in debug).
         let target = max(needed, storage.capacity, storage.count &* 2, 1024)
         let written = length
-        storage = storage.withUnsafeBufferPointer { old in
-            [UInt8](unsafeUninitializedCapacity: target) { buffer, initialized in
-                if written > 0, let source = old.baseAddress {
-                    buffer.baseAddress.unsafelyUnwrapped.update(from: source, count: written)
-                }
-                initialized = target
+        let old = base
+        storage = [UInt8](unsafeUninitializedCapacity: target) { buffer, initialized in
+            if written > 0, let old {
+                buffer.baseAddress.unsafelyUnwrapped.update(from: old, count: written)
             }
+            initialized = target
         }
+        adoptStorage()
     }
 
     /// Appends raw bytes.
-    @inlinable public mutating func append(_ source: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always) public mutating func append(_ source: UnsafeRawBufferPointer) {
         let count = source.count
-        guard count > 0, let base = source.baseAddress else { return }
+        guard count > 0, let from = source.baseAddress else { return }
         reserve(count)
-        let at = length
-        storage.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.advanced(by: at).copyMemory(from: base, byteCount: count) }
-        length = at &+ count
+        let to = base.unsafelyUnwrapped + length
+        if count <= 16 {
+            // Markup literals are short: a call to memcpy would cost more than the copy.
+            let from = from.assumingMemoryBound(to: UInt8.self)
+            if count >= 8 {
+                ByteScan.store(ByteScan.load(from), at: to)
+                ByteScan.store(ByteScan.load(from + (count &- 8)), at: to + (count &- 8))
+            } else {
+                for index in 0..<count { to[index] = from[index] }
+            }
+        } else {
+            UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: count)
+        }
+        length &+= count
     }
 
     /// Appends one byte.
     @inlinable public mutating func append(_ byte: UInt8) {
         reserve(1)
-        let at = length
-        storage.withUnsafeMutableBufferPointer { $0[at] = byte }
-        length = at &+ 1
+        base.unsafelyUnwrapped[length] = byte
+        length &+= 1
     }
 
     /// Appends bytes written by `body` straight into the buffer: it gets room for `capacity`
     /// bytes and returns how many it wrote.
     @inlinable public mutating func write(reserving capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        reserve(capacity)
-        let at = length
-        length = storage.withUnsafeMutableBufferPointer { body($0.baseAddress.unsafelyUnwrapped + at) } + at
+        // At least one byte, so that an empty buffer has storage to point at.
+        reserve(Swift.max(capacity, 1))
+        length &+= body(base.unsafelyUnwrapped + length)
     }
 }

@@ -46,18 +46,19 @@ public enum ByteScan {
     }
 
     /// Loads eight bytes from anywhere.
-    @inlinable @inline(__always) static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always) public static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
     }
 
     /// Stores eight bytes anywhere.
-    @inlinable @inline(__always) static func store(_ word: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) public static func store(_ word: UInt64, at pointer: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(pointer).storeBytes(of: word.littleEndian, as: UInt64.self)
     }
 
     /// Copies the run of bytes from `input[index]` on that `mask` does not flag, eight at a time,
-    /// to `out`; stops at the first flagged byte or where fewer than eight bytes remain. Writes up
-    /// to 7 bytes past what it reports: the caller's output must have room for them.
+    /// to `out`; stops at the first flagged byte or at the end (for an input of fewer than eight
+    /// bytes it does nothing: the caller goes byte by byte). Writes up to 7 bytes past what it
+    /// reports: the caller's output must have room for them.
     @inlinable @inline(__always) public static func copyCleanRun(
         _ input: UnsafePointer<UInt8>, count: Int, index: inout Int, out: inout UnsafeMutablePointer<UInt8>,
         mask: (UInt64) -> UInt64
@@ -74,6 +75,16 @@ public enum ByteScan {
             }
             index &+= 8
             out += 8
+        }
+        // The last one to seven bytes: the word that ends with them, shifted down so that they
+        // come first and zeros (flagged as controls) follow, which stop the run at the end.
+        if index < count && count >= 8 {
+            let remaining = count &- index
+            let word = load(input + (count &- 8)) &>> UInt64(8 &* (8 &- remaining))
+            store(word, at: out)
+            let clean = firstFlagged(mask(word))
+            index &+= clean
+            out += clean
         }
     }
 

@@ -13,7 +13,7 @@
 /// html.text(person.name)          // "Person 7 <b>" → "Person 7 &lt;b&gt;"
 /// html.raw("</span>")
 /// ```
-public struct HTMLWriter: Sendable {
+public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
 
     public init(capacity: Int = 0) {
@@ -241,14 +241,14 @@ public struct HTMLWriter: Sendable {
                 ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
                 guard index < count else { break }
                 // …then byte by byte through the table: a flagged byte, a run of non-ASCII text
-                // (flagged by the word test, clean for the table) or the last few bytes.
+                // (flagged by the word test, clean for the table) or a text shorter than a word.
                 let byte = input[index]
                 switch classes[Int(byte)] {
                 case 0:
                     out.pointee = byte
                     out += 1
                     index &+= 1
-                    while index < count && input[index] >= 0x80 && classes[Int(input[index])] == 0 {
+                    while index < count && (input[index] >= 0x80 || count < 8) && classes[Int(input[index])] == 0 {
                         out.pointee = input[index]
                         out += 1
                         index &+= 1

@@ -19,7 +19,7 @@
 /// Why not swift-mustache: it renders through `String` with a dynamic context lookup per tag
 /// (about 60 µs per row in the Hummingbird peer), and its triple-stache writes raw HTML. Compiled
 /// segments cost a bulk copy per literal and one key lookup per slot.
-public struct PrototypeTemplate: Sendable {
+public final class PrototypeTemplate: Sendable {
     enum Segment: Sendable {
         case literal([UInt8])
         case value(String)

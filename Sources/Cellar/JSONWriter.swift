@@ -60,6 +60,11 @@ public struct JSONWriter: ~Copyable, Sendable {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Appends bytes as they are, without quotes or escaping (for formats around JSON).
+    public mutating func unquoted(bytes: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(bytes))
+    }
+
     /// Appends `"key":` for a key known at compile time (no escaping needed).
     @inlinable public mutating func key(_ key: StaticString) {
         let count = key.utf8CodeUnitCount

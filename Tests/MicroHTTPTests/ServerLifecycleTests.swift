@@ -93,7 +93,8 @@ import Testing
             #expect(line.metadata["path"] == "/hello")
             #expect(line.metadata["status"] == "200")
             #expect(line.metadata["bytes"] == "5")
-            #expect(line.metadata["duration_ms"] != nil)
+            let duration = try #require(line.metadata["duration_ms"].map { "\($0)" })
+            #expect(duration.wholeMatch(of: /[0-9]+(\.[0-9]{1,3})?/) != nil, "\(duration)")
         }
     }
 }

@@ -187,16 +187,38 @@ final class ServerCore: Sendable {
         let summary = RequestSummary(
             method: context.method, path: context.path, route: context.route, status: context.status, bytesSent: context.bytesSent,
             duration: ContinuousClock.now - context.started, requestID: context.id, outcome: outcome)
-        let milliseconds = Double(summary.duration.components.attoseconds) / 1e15 + Double(summary.duration.components.seconds) * 1000
+        if logger.logLevel <= .info { logAccess(summary, outcome: outcome) }
+        observer?.requestCompleted(summary)
+    }
+
+    /// The access log line: one `info` line per request.
+    private func logAccess(_ summary: RequestSummary, outcome: RequestSummary.Outcome) {
         var metadata: Logger.Metadata = [
             "method": .string(summary.method.rawValue), "path": .string(summary.path), "status": .string(String(summary.status?.code ?? 0)),
-            "bytes": .string(String(summary.bytesSent)), "duration_ms": .string(String((milliseconds * 1000).rounded() / 1000)),
+            "bytes": .string(String(summary.bytesSent)), "duration_ms": .string(Self.milliseconds(summary.duration)),
             "request_id": .string(summary.requestID),
         ]
         if let route = summary.route { metadata["route"] = .string(route) }
         if outcome != .completed { metadata["outcome"] = .string("\(outcome)") }
         logger.info(Logger.Message(stringLiteral: summary.method.rawValue + " " + summary.path + " " + String(summary.status?.code ?? 0)), metadata: metadata)
-        observer?.requestCompleted(summary)
+    }
+
+    /// A duration in milliseconds with up to three decimals (`0.042`, `12.5`, `3`), formatted
+    /// with integers: `Double.description` cost thousands of instructions per request.
+    static func milliseconds(_ duration: Duration) -> String {
+        let components = duration.components
+        let microseconds = max(0, components.seconds) &* 1_000_000 &+ max(0, components.attoseconds) / 1_000_000_000_000
+        var text = String(microseconds / 1000)
+        var fraction = microseconds % 1000
+        guard fraction > 0 else { return text }
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let decimals = String(fraction)
+        text += "." + String(repeating: "0", count: digits - decimals.count) + decimals
+        return text
     }
 
     /// Logs a message from libmicrohttpd's error log.

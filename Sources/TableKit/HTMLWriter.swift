@@ -140,8 +140,13 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
-        var segment = segment
-        segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
+        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
+            buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) }
+        }
+        if done == nil {
+            var segment = segment
+            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
+        }
     }
 
     /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);
@@ -149,8 +154,9 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// JSON and URLs alike.
     public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var out = output
+        let unreserved = unreservedBytes
         for byte in source {
-            if isUnreserved(byte) {
+            if unreserved[Int(byte)] {
                 out.pointee = byte
                 out += 1
             } else {
@@ -198,6 +204,9 @@ public struct HTMLWriter: ~Copyable, Sendable {
     // MARK: Escaping
 
     @usableFromInline static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// ``isUnreserved(_:)`` for every byte, looked up instead of compared.
+    static let unreservedBytes: [Bool] = (0...255).map { isUnreserved(UInt8($0)) }
 
     @usableFromInline static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

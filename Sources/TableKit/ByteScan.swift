@@ -7,8 +7,9 @@
 /// the *lowest* flagged byte of a word is meaningful (a borrow can flag bytes above it), which
 /// is all the escapers use.
 public enum ByteScan {
-    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
-    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
+    // Computed, not stored: a `static let` is read through a lazy-initialisation check on every use.
+    @inlinable @inline(__always) static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable @inline(__always) static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// High bit set in each byte of `word` that is zero (exact for the lowest such byte).
     @inlinable @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 {

@@ -154,15 +154,15 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// JSON and URLs alike.
     public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var out = output
-        let unreserved = unreservedBytes
+        // Digits and unreserved ASCII are most identifiers: copy them without touching a table.
         for byte in source {
-            if unreserved[Int(byte)] {
+            if isUnreservedFast(byte) {
                 out.pointee = byte
                 out += 1
             } else {
                 out[0] = UInt8(ascii: "%")
-                out[1] = hexDigits[Int(byte >> 4)]
-                out[2] = hexDigits[Int(byte & 0x0F)]
+                out[1] = hexDigit(byte >> 4)
+                out[2] = hexDigit(byte & 0x0F)
                 out += 3
             }
         }
@@ -205,8 +205,17 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     @usableFromInline static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// ``isUnreserved(_:)`` for every byte, looked up instead of compared.
-    static let unreservedBytes: [Bool] = (0...255).map { isUnreserved(UInt8($0)) }
+    /// ``isUnreserved(_:)`` with comparisons only (no table behind a lazy global), for the per-row path.
+    @inline(__always) static func isUnreservedFast(_ byte: UInt8) -> Bool {
+        let letter = byte | 0x20
+        return (letter &- UInt8(ascii: "a")) < 26 || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
+    /// The uppercase hexadecimal digit for a value below 16.
+    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
+    }
 
     @usableFromInline static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
@@ -240,50 +249,53 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// always parses back to the same text a validator accepts.
     @usableFromInline static func escape(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         guard let input = source.baseAddress else { return 0 }
+        // The tables are lazily initialised globals: touch each once per call, not once per byte.
         return byteClass.withUnsafeBufferPointer { table in
-            let classes = table.baseAddress.unsafelyUnwrapped
-            var out = output
-            var index = 0
-            let count = source.count
-            while index < count {
-                // Eight bytes at a time up to the next byte that needs a look…
-                ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
-                guard index < count else { break }
-                // …then byte by byte through the table: a flagged byte, a run of non-ASCII text
-                // (flagged by the word test, clean for the table) or a text shorter than a word.
-                let byte = input[index]
-                switch classes[Int(byte)] {
-                case 0:
-                    out.pointee = byte
-                    out += 1
-                    index &+= 1
-                    while index < count && (input[index] >= 0x80 || count < 8) && classes[Int(input[index])] == 0 {
-                        out.pointee = input[index]
-                        out += 1
-                        index &+= 1
-                    }
-                case 1:
-                    let entity = entityWords.withUnsafeBufferPointer { $0[Int(byte & 0x1F)] }
-                    ByteScan.store(entity.word, at: out)
-                    out += Int(entity.length)
-                    index &+= 1
-                default:
-                    let length = forbiddenLength(source, at: index)
-                    if length == 0 {
+            entityWords.withUnsafeBufferPointer { entities in
+                let classes = table.baseAddress.unsafelyUnwrapped
+                var out = output
+                var index = 0
+                let count = source.count
+                while index < count {
+                    // Eight bytes at a time up to the next byte that needs a look…
+                    ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
+                    guard index < count else { break }
+                    // …then byte by byte through the table: a flagged byte, a run of non-ASCII text
+                    // (flagged by the word test, clean for the table) or a text shorter than a word.
+                    let byte = input[index]
+                    switch classes[Int(byte)] {
+                    case 0:
                         out.pointee = byte
                         out += 1
                         index &+= 1
-                    } else {
-                        // U+FFFD, EF BF BD.
-                        out[0] = 0xEF
-                        out[1] = 0xBF
-                        out[2] = 0xBD
-                        out += 3
-                        index &+= length
+                        while index < count && (input[index] >= 0x80 || count < 8) && classes[Int(input[index])] == 0 {
+                            out.pointee = input[index]
+                            out += 1
+                            index &+= 1
+                        }
+                    case 1:
+                        let entity = entities[Int(byte & 0x1F)]
+                        ByteScan.store(entity.word, at: out)
+                        out += Int(entity.length)
+                        index &+= 1
+                    default:
+                        let length = forbiddenLength(source, at: index)
+                        if length == 0 {
+                            out.pointee = byte
+                            out += 1
+                            index &+= 1
+                        } else {
+                            // U+FFFD, EF BF BD.
+                            out[0] = 0xEF
+                            out[1] = 0xBF
+                            out[2] = 0xBD
+                            out += 3
+                            index &+= length
+                        }
                     }
                 }
+                return out - output
             }
-            return out - output
         }
     }
 

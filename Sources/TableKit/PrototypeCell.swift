@@ -2,25 +2,76 @@
 ///
 /// The registry makes one per prototype identifier as needed; the pool recycles them like any cell.
 public final class PrototypeCell: TableViewCell {
-    /// The template this cell fills; set once when the registry makes the cell.
-    @exclusivity(unchecked) public internal(set) var template: PrototypeTemplate?
+    /// The template this cell fills, fixed when the table view makes the cell.
+    // A `let`, so rendering borrows it instead of retaining it per row.
+    public let template: PrototypeTemplate?
     /// The identifier the prototype was registered under.
-    public internal(set) var prototypeIdentifier = ""
+    public let prototypeIdentifier: String
     /// The row's data, until the next reuse.
-    @exclusivity(unchecked) public var data: (any PrototypeData)?
+    public var data: (any PrototypeData)? {
+        get { hasData ? dataStorage.pointee : nil }
+        set {
+            dataStorage.pointee = newValue ?? NoPrototypeData()
+            hasData = newValue != nil
+        }
+    }
+    // The data lives in memory the cell owns, as a non-optional existential, so rendering opens
+    // it in place through the pointer instead of copying it (and retaining what it holds) per row.
+    private let dataStorage: UnsafeMutablePointer<any PrototypeData>
+    @exclusivity(unchecked) private var hasData = false
+    // `template` without a retain per row: the `let` above keeps it alive.
+    private let templateReference: Unmanaged<PrototypeTemplate>?
 
     public override class var reuseIdentifier: String { "PrototypeCell" }
+
+    /// A cell with no template: renders nothing.
+    public required init() {
+        template = nil
+        templateReference = nil
+        prototypeIdentifier = ""
+        dataStorage = .allocate(capacity: 1)
+        dataStorage.initialize(to: NoPrototypeData())
+    }
+
+    init(template: PrototypeTemplate, identifier: String) {
+        self.template = template
+        templateReference = Unmanaged.passUnretained(template)
+        prototypeIdentifier = identifier
+        dataStorage = .allocate(capacity: 1)
+        dataStorage.initialize(to: NoPrototypeData())
+    }
+
+    deinit {
+        dataStorage.deinitialize(count: 1)
+        dataStorage.deallocate()
+    }
 
     public override func prepareForReuse() {
         data = nil
     }
 
     public override func render(into html: inout HTMLWriter) throws {
-        guard let template else { return }
-        if let data {
-            template.render(into: &html, data: data, selection: selection)
-        } else {
-            template.render(into: &html, data: [String: String](), selection: selection)
+        guard let templateReference else { return }
+        templateReference._withUnsafeGuaranteedRef { template in
+            if hasData {
+                dataStorage.pointee.fill(template, into: &html, selection: selection)
+            } else {
+                template.render(into: &html, data: NoPrototypeData(), selection: selection)
+            }
         }
     }
+}
+
+extension PrototypeData {
+    /// Opens the existential once and hands the template `self` as it is stored.
+    // `mutating` only so that a call through the cell's pointer opens the existential in place
+    // (a non-mutating call copies it out first); it changes nothing.
+    fileprivate mutating func fill(_ template: PrototypeTemplate, into html: inout HTMLWriter, selection: RowSelection?) {
+        template.render(into: &html, data: self, selection: selection)
+    }
+}
+
+/// What an empty prototype cell shows: every value missing.
+private struct NoPrototypeData: PrototypeData {
+    func prototypeValue(forKey key: String) -> PrototypeValue { .missing }
 }

@@ -9,19 +9,37 @@ public final class ReusePool {
     final class Entry {
         let identifier: String
         let registration: ReuseRegistry.Registration
-        let styleClass: [UInt8]
+        /// The class cells of this entry are made from (nil for prototypes), compared by identity.
+        let cellClass: TableViewCell.Type?
+        /// The row element's CSS class, escaped once for an attribute value. Raw memory owned by
+        /// the entry, so writing it per row retains nothing.
+        let styleClassAttribute: UnsafeRawBufferPointer
         @exclusivity(unchecked) var idle: [TableViewCell] = []
 
-        init(identifier: String, registration: ReuseRegistry.Registration, styleClass: [UInt8]) {
+        init(identifier: String, registration: ReuseRegistry.Registration, styleClass: String) {
             self.identifier = identifier
             self.registration = registration
-            self.styleClass = styleClass
+            if case .cellClass(let type) = registration { cellClass = type } else { cellClass = nil }
+            var escaped = HTMLWriter()
+            escaped.text(styleClass)
+            let bytes = escaped.takeBytes()
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+            styleClassAttribute = UnsafeRawBufferPointer(rebasing: storage[..<bytes.count])
+        }
+
+        deinit {
+            styleClassAttribute.deallocate()
         }
     }
 
     @exclusivity(unchecked) var entries: [String: Entry] = [:]
-    /// The entry found last, checked first.
-    @exclusivity(unchecked) var lastEntry: Entry?
+    // The entries found last, checked before hashing: unretained, because `entries` and
+    // `classEntries` own every entry for the pool's whole life and the per-row paths only borrow them.
+    /// The entry found last by identifier.
+    @exclusivity(unchecked) var lastEntry: Unmanaged<Entry>?
+    /// The entry found last by class.
+    @exclusivity(unchecked) var lastClassEntry: Unmanaged<Entry>?
     /// Entries of class cells dequeued under their own name, found without spelling the name.
     @exclusivity(unchecked) var classEntries: [ObjectIdentifier: Entry] = [:]
     // Atomics only so that metrics can read them from another thread; each pool has its own,

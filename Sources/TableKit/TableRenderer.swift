@@ -114,13 +114,19 @@ public struct TableRenderer {
         let identifier = controller.identifier(forRowAt: indexPath)
         let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
         let cell = try provider.dequeueConfiguredCell(from: tableView, selection: selection)
-        defer { tableView.recycle(cell) }
         html.raw("<li class=\"cell ")
-        if let entry = cell.poolEntry { html.unsafeRaw(bytes: entry.styleClass) }
+        html.append(cell.styleClassAttribute)
         html.raw("\" id=\"row-")
         html.pathSegment(identifier)
         html.raw("\">")
-        try cell.render(into: &html)
+        do {
+            try cell.render(into: &html)
+        } catch {
+            tableView.recycle(cell)
+            throw error
+        }
         html.raw("</li>\n")
+        // The cell's last use: the pool takes it over without another retain.
+        tableView.recycle(consuming: cell)
     }
 }

@@ -52,39 +52,60 @@ public final class TableView {
 
     /// Gives a cell back to the pool once its row is written, as UIKit does when a row scrolls away.
     public func recycle(_ cell: TableViewCell) {
-        guard let entry = cell.poolEntry else { return }
+        guard let entry = cell.poolEntryReference else { return }
         cell.selection = nil
-        entry.idle.append(cell)
+        entry._withUnsafeGuaranteedRef { $0.idle.append(cell) }
+    }
+
+    /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list,
+    /// which saves a retain and a release per row.
+    func recycle(consuming cell: consuming TableViewCell) {
+        guard let entry = cell.poolEntryReference else { return }
+        cell.selection = nil
+        var handedOver: TableViewCell? = consume cell
+        entry._withUnsafeGuaranteedRef { $0.idle.append(handedOver.take().unsafelyUnwrapped) }
     }
 
     /// Dequeues a class cell by its own identifier, found by type so the name is not spelled per row.
     func dequeue(_ cellClass: TableViewCell.Type, registering: Bool, for indexPath: IndexPath) throws -> TableViewCell {
-        let key = ObjectIdentifier(cellClass)
+        if let last = pool.lastClassEntry, last._withUnsafeGuaranteedRef({ $0.cellClass == cellClass }) {
+            return last._withUnsafeGuaranteedRef { take(from: $0, for: indexPath) }
+        }
         let entry: ReusePool.Entry
-        if let found = pool.classEntries[key] {
+        if let found = pool.classEntries[ObjectIdentifier(cellClass)] {
             entry = found
+            pool.lastClassEntry = Unmanaged.passUnretained(found)
         } else {
             entry = try poolEntry(for: cellClass.reuseIdentifier, registering: registering ? cellClass : nil)
-            pool.classEntries[key] = entry
+            // Only an entry made from this very class may be found by it (another class could be
+            // registered under the name: the configure step reports that mismatch).
+            if entry.cellClass == cellClass {
+                pool.classEntries[ObjectIdentifier(cellClass)] = entry
+                pool.lastClassEntry = Unmanaged.passUnretained(entry)
+            }
         }
-        return take(from: entry, identifier: entry.identifier, for: indexPath)
+        return take(from: entry, for: indexPath)
     }
 
     /// Dequeues, registering `cellClass` first when nothing is registered yet (`registerCell: true`).
     func dequeue(_ identifier: String, registering cellClass: TableViewCell.Type?, for indexPath: IndexPath) throws -> TableViewCell {
-        let entry = try poolEntry(for: identifier, registering: cellClass)
-        return take(from: entry, identifier: identifier, for: indexPath)
+        // Rows of one kind tend to follow each other: try the last entry before hashing the name.
+        if let last = pool.lastEntry, last._withUnsafeGuaranteedRef({ $0.identifier == identifier }) {
+            return last._withUnsafeGuaranteedRef { take(from: $0, for: indexPath) }
+        }
+        return take(from: try poolEntry(for: identifier, registering: cellClass), for: indexPath)
     }
 
-    private func take(from entry: ReusePool.Entry, identifier: String, for indexPath: IndexPath) -> TableViewCell {
+    private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
         let cell: TableViewCell
         if let recycled = entry.idle.popLast() {
             pool.countReused()
             recycled.prepareForReuse()
             cell = recycled
         } else {
-            cell = makeCell(for: entry.registration, identifier: identifier)
-            cell.poolEntry = entry
+            cell = makeCell(for: entry.registration, identifier: entry.identifier)
+            cell.poolEntryReference = Unmanaged.passUnretained(entry)
+            cell.styleClassAttribute = entry.styleClassAttribute
             pool.countCreated()
         }
         cell.indexPath = indexPath
@@ -92,12 +113,8 @@ public final class TableView {
     }
 
     private func poolEntry(for identifier: String, registering cellClass: TableViewCell.Type?) throws -> ReusePool.Entry {
-        // Rows of one kind tend to follow each other: try the last entry before hashing the name.
-        if let last = pool.lastEntry, last.identifier == identifier {
-            return last
-        }
         if let entry = pool.entries[identifier] {
-            pool.lastEntry = entry
+            pool.lastEntry = Unmanaged.passUnretained(entry)
             return entry
         }
         let registration: ReuseRegistry.Registration
@@ -113,8 +130,9 @@ public final class TableView {
         case .cellClass(let type): styleClass = type.styleClass
         case .prototype: styleClass = TableViewCell.styleClass(forIdentifier: identifier)
         }
-        let entry = ReusePool.Entry(identifier: identifier, registration: registration, styleClass: Array(styleClass.utf8))
+        let entry = ReusePool.Entry(identifier: identifier, registration: registration, styleClass: styleClass)
         pool.entries[identifier] = entry
+        pool.lastEntry = Unmanaged.passUnretained(entry)
         return entry
     }
 
@@ -123,10 +141,7 @@ public final class TableView {
         case .cellClass(let type):
             return type.init()
         case .prototype(let template):
-            let cell = PrototypeCell()
-            cell.template = template
-            cell.prototypeIdentifier = identifier
-            return cell
+            return PrototypeCell(template: template, identifier: identifier)
         }
     }
 }

@@ -14,8 +14,15 @@ open class TableViewCell: CellIdentifiable {
     @exclusivity(unchecked) public internal(set) var selection: RowSelection?
     /// The index path this cell was last dequeued for.
     @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(row: 0, section: 0)
-    /// The pool slot this instance belongs to (one identifier for its whole life).
-    @exclusivity(unchecked) unowned(unsafe) var poolEntry: ReusePool.Entry?
+    /// The pool slot this instance belongs to (one identifier for its whole life). Unretained:
+    /// the pool owns its entries for as long as it owns the cell, and the per-row paths borrow it
+    /// (`_withUnsafeGuaranteedRef`) instead of retaining and releasing it for every row.
+    @exclusivity(unchecked) var poolEntryReference: Unmanaged<ReusePool.Entry>?
+    /// The row element's escaped CSS class, owned by the pool entry (see ``ReusePool``).
+    @exclusivity(unchecked) var styleClassAttribute = UnsafeRawBufferPointer(start: nil, count: 0)
+
+    /// The pool slot, for the paths that are not per row.
+    var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }
 
     public required init() {}
 

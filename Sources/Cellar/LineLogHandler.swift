@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One line per log event on standard output, as logfmt (`ts=… level=info msg="…" key=value`)
 /// or JSON — what log shippers in front of a container expect.
@@ -31,83 +32,63 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        Self.output.write(line(for: event))
+    }
+
+    /// The line `log(event:)` writes.
+    func line(for event: LogEvent) -> [UInt8] {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         // Fields in a stable order: keys sorted, as readers of logfmt and JSON lines expect.
-        let fields = merged.sorted { $0.key < $1.key }
-        var line = JSONWriter()
-        switch format {
-        case .logfmt:
-            line.raw("ts=")
-            Self.writeTimestamp(into: &line)
-            line.raw(" level=")
-            line.unquoted(event.level.rawValue)
-            line.raw(" msg=")
-            Self.appendLogfmtValue(event.message.description, to: &line)
-            for (key, value) in fields {
-                line.raw(" ")
-                line.unquoted(key)
-                line.raw("=")
-                Self.appendLogfmtValue(value.description, to: &line)
-            }
-        case .json:
-            line.raw("{")
-            line.key("ts")
-            line.raw("\"")
-            Self.writeTimestamp(into: &line)
-            line.raw("\"")
-            line.raw(",")
-            line.key("level")
-            line.string(event.level.rawValue)
-            line.raw(",")
-            line.key("msg")
-            line.string(event.message.description)
-            line.raw(",")
-            line.key("logger")
-            line.string(label)
-            for (key, value) in fields {
-                line.raw(",")
-                line.key(key)
-                line.string(value.description)
-            }
-            line.raw("}")
-        }
-        line.raw("\n")
-        Self.output.write(line.takeBytes())
+        var line = LogLine(format: format, level: event.level.rawValue, message: event.message.description, label: label)
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line.field(key, value.description) }
+        return line.finish()
     }
+
+    /// Writes a finished line to standard output, whole (lines from worker threads never interleave).
+    static func write(_ line: [UInt8]) { output.write(line) }
 
     /// A logfmt value: bare when it is plain, quoted with `\"`, `\\`, `\n`, `\r`, `\t` and
-    /// `\u{…}` escapes otherwise.
+    /// `\u{…}` escapes otherwise. Works on the UTF-8 bytes: every byte of a multi-byte character
+    /// is ≥ 0x80 and passes through as it is.
     static func appendLogfmtValue(_ value: String, to line: inout JSONWriter) {
-        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }
-        if plain {
-            line.unquoted(value)
-        } else {
-            line.unquoted(logfmtValue(value))
+        var value = value
+        value.withUTF8 { bytes in
+            let plain =
+                !bytes.isEmpty
+                && !bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
+            if plain {
+                line.unquoted(bytes: bytes)
+                return
+            }
+            line.raw("\"")
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
+                line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): line.raw("\\\"")
+                case UInt8(ascii: "\\"): line.raw("\\\\")
+                case UInt8(ascii: "\n"): line.raw("\\n")
+                case UInt8(ascii: "\r"): line.raw("\\r")
+                case UInt8(ascii: "\t"): line.raw("\\t")
+                default:
+                    line.raw("\\u{")
+                    line.unquoted(String(byte, radix: 16))
+                    line.raw("}")
+                }
+            }
+            line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            line.raw("\"")
         }
     }
 
+    /// ``appendLogfmtValue(_:to:)`` as a string.
     static func logfmtValue(_ value: String) -> String {
-        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }
-        if plain { return value }
-        var quoted = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    quoted += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return quoted + "\""
+        var line = JSONWriter()
+        appendLogfmtValue(value, to: &line)
+        return String(decoding: line.takeBytes(), as: UTF8.self)
     }
 
     /// `2026-11-22T02:24:32.522Z`, from the clock and `gmtime_r`: an access log writes one per

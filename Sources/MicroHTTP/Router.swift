@@ -110,7 +110,7 @@ public struct Router: HTTPResponder {
         let rawSegments = request.rawPath.flatMap { raw in Self.holdsEncodedSlash(raw) ? Self.splitDecoding(raw) : nil }
         if !literals.isEmpty && rawSegments == nil {
             var path = request.path
-            if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            if path.utf8.count > 1 && path.hasSuffix("/") { path.removeLast() }
             let method = request.method == .head && literals[LiteralKey(method: .head, path: path)] == nil ? HTTPMethod.get : request.method
             if let route = literals[LiteralKey(method: method, path: path)] {
                 var routed = request

@@ -35,9 +35,15 @@ public final class Server: Sendable {
     }
 
     /// Creates a server; nothing listens until ``start()``.
-    public init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)? = nil) {
+    ///
+    /// Each finished request is logged as an `info` event of `logger`, or written by `accessLog`
+    /// when one is given (see ``AccessLogWriter``).
+    public init(
+        configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)? = nil,
+        accessLog: (any AccessLogWriter)? = nil
+    ) {
         self.configuration = configuration
-        self.core = ServerCore(configuration: configuration, responder: responder, logger: logger, observer: observer)
+        self.core = ServerCore(configuration: configuration, responder: responder, logger: logger, observer: observer, accessLog: accessLog)
     }
 
     deinit {

@@ -139,7 +139,9 @@ struct Serve: ParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
             connectionTimeout: timeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer)
-        let server = Server(configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics)
+        let server = Server(
+            configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics,
+            accessLog: LineAccessLog(label: logger.label, format: format))
 
         // Block the stop signals before any worker thread exists, so every thread inherits the mask
         // and only `sigwait` below receives them.

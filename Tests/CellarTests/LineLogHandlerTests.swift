@@ -17,5 +17,8 @@ import Testing
         #expect(LineLogHandler.logfmtValue("GET /people 200") == "\"GET /people 200\"")
         #expect(LineLogHandler.logfmtValue("a\"b\n") == "\"a\\\"b\\n\"")
         #expect(LineLogHandler.logfmtValue("") == "\"\"")
+        #expect(LineLogHandler.logfmtValue("caf\u{E9}/\u{1F377}") == "caf\u{E9}/\u{1F377}")
+        #expect(LineLogHandler.logfmtValue("a\u{1}\t\r\\b\u{7F} \u{E9}") == "\"a\\u{1}\\t\\r\\\\b\\u{7f} \u{E9}\"")
+        #expect(LineLogHandler.logfmtValue("k=v") == "\"k=v\"")
     }
 }

@@ -76,6 +76,12 @@ enum MHDCallbacks {
         Unmanaged<StreamBox>.fromOpaque(cls).release()
     }
 
+    /// libmicrohttpd is done with a buffered response: release the bytes it sent from.
+    static let releaseBytes: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<ResponseBytes>.fromOpaque(cls).release()
+    }
+
     /// libmicrohttpd's error log, formatted by the shim.
     static let logDaemonMessage: cmhd_log_function = { cls, message in
         guard let cls, let message else { return }

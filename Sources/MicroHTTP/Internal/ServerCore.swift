@@ -2,6 +2,10 @@ import CMicroHTTPD
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What the C callbacks reach through their `void *` context: everything a request needs, immutable or atomic.
 ///
 /// Retained (`Unmanaged.passRetained`) for the daemon's lifetime and released by ``Server``
@@ -11,6 +15,7 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let observer: (any ServerObserver)?
+    let accessLog: (any AccessLogWriter)?
     let renderError: ServerConfiguration.ErrorRenderer
     /// Requests between their request line and their completion.
     let inFlightRequests = Atomic<Int>(0)
@@ -18,14 +23,21 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set when the server stops: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// ``ServerConfiguration/defaultHeaders`` as C strings, made once: they go on every response.
+    let defaultHeaders: [CHeader]
     /// The last message libmicrohttpd logged (used to explain a failed start).
     let lastDaemonMessage = Locked<String?>(nil)
 
-    init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?) {
+    init(
+        configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?,
+        accessLog: (any AccessLogWriter)? = nil
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
         self.observer = observer
+        self.accessLog = accessLog
+        defaultHeaders = configuration.defaultHeaders.map { CHeader(name: $0.name, value: $0.value) }
         self.renderError = configuration.errorRenderer ?? ErrorPage.render
     }
 
@@ -140,10 +152,16 @@ final class ServerCore: Sendable {
         switch response.body {
         case .empty:
             handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .bytes(let bytes) where bytes.isEmpty:
+            handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            context.bufferedBytes = 0
         case .bytes(let bytes):
-            handle = bytes.withUnsafeBytes {
-                MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
-            }
+            // libmicrohttpd sends from the array's own storage (no copy of the body); the box keeps
+            // the array alive until the response is destroyed and the free callback releases it.
+            let box = Unmanaged.passRetained(ResponseBytes(bytes))
+            handle = MHD_create_response_from_buffer_with_free_callback_cls(
+                bytes.count, box.takeUnretainedValue().baseAddress, MHDCallbacks.releaseBytes, box.toOpaque())
+            if handle == nil { box.release() }
             context.bufferedBytes = bodyAllowed ? bytes.count : 0
         case .stream(let producer):
             let counter = ByteCounter()
@@ -159,14 +177,16 @@ final class ServerCore: Sendable {
         }
         defer { MHD_destroy_response(handle) }
         for (name, value) in response.headers where !Self.isFramingHeader(name) {
-            if MHD_add_response_header(handle, name, value) == .NO {
+            // `withCString` lends a native string's own bytes; passing the String itself made a copy of each.
+            let added = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
+            if added == .NO {
                 logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(name)"])
             }
         }
-        for (name, value) in configuration.defaultHeaders where !response.headers.contains(name) {
-            _ = MHD_add_response_header(handle, name, value)
+        for header in defaultHeaders where !response.headers.contains(header.name) {
+            _ = MHD_add_response_header(handle, header.cName, header.cValue)
         }
-        _ = MHD_add_response_header(handle, "X-Request-ID", request.id)
+        _ = request.id.withCString { MHD_add_response_header(handle, "X-Request-ID", $0) }
         if draining.load(ordering: .relaxed) && !response.headers.contains("Connection") {
             _ = MHD_add_response_header(handle, "Connection", "close")
         }
@@ -187,38 +207,16 @@ final class ServerCore: Sendable {
         let summary = RequestSummary(
             method: context.method, path: context.path, route: context.route, status: context.status, bytesSent: context.bytesSent,
             duration: ContinuousClock.now - context.started, requestID: context.id, outcome: outcome)
-        if logger.logLevel <= .info { logAccess(summary, outcome: outcome) }
+        if logger.logLevel <= .info {
+            if let accessLog { accessLog.write(summary) } else { logAccess(summary) }
+        }
         observer?.requestCompleted(summary)
     }
 
-    /// The access log line: one `info` line per request.
-    private func logAccess(_ summary: RequestSummary, outcome: RequestSummary.Outcome) {
-        var metadata: Logger.Metadata = [
-            "method": .string(summary.method.rawValue), "path": .string(summary.path), "status": .string(String(summary.status?.code ?? 0)),
-            "bytes": .string(String(summary.bytesSent)), "duration_ms": .string(Self.milliseconds(summary.duration)),
-            "request_id": .string(summary.requestID),
-        ]
-        if let route = summary.route { metadata["route"] = .string(route) }
-        if outcome != .completed { metadata["outcome"] = .string("\(outcome)") }
-        logger.info(Logger.Message(stringLiteral: summary.method.rawValue + " " + summary.path + " " + String(summary.status?.code ?? 0)), metadata: metadata)
-    }
-
-    /// A duration in milliseconds with up to three decimals (`0.042`, `12.5`, `3`), formatted
-    /// with integers: `Double.description` cost thousands of instructions per request.
-    static func milliseconds(_ duration: Duration) -> String {
-        let components = duration.components
-        let microseconds = max(0, components.seconds) &* 1_000_000 &+ max(0, components.attoseconds) / 1_000_000_000_000
-        var text = String(microseconds / 1000)
-        var fraction = microseconds % 1000
-        guard fraction > 0 else { return text }
-        var digits = 3
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        let decimals = String(fraction)
-        text += "." + String(repeating: "0", count: digits - decimals.count) + decimals
-        return text
+    /// The access log line: one `info` event per request, with the summary's fields as metadata
+    /// (``AccessLogWriter`` documents them; a configured writer replaces this).
+    private func logAccess(_ summary: RequestSummary) {
+        logger.info(Logger.Message(stringLiteral: summary.accessLogMessage), metadata: summary.accessLogMetadata)
     }
 
     /// Logs a message from libmicrohttpd's error log.
@@ -243,5 +241,36 @@ final class ServerCore: Sendable {
             _ = MHD_get_connection_values(connection, .HEADER_KIND, MHDCallbacks.collectHeader, UnsafeMutableRawPointer(pointer))
         }
         return headers
+    }
+}
+
+/// A header field as C strings, for headers that go on every response. Never freed: it lives as
+/// long as the server's core, which lives until the process ends or the server is released.
+final class CHeader: Sendable {
+    let name: String
+    nonisolated(unsafe) let cName: UnsafeMutablePointer<CChar>
+    nonisolated(unsafe) let cValue: UnsafeMutablePointer<CChar>
+
+    init(name: String, value: String) {
+        self.name = name
+        cName = strdup(name)
+        cValue = strdup(value)
+    }
+
+    deinit {
+        free(cName)
+        free(cValue)
+    }
+}
+
+/// A response body that libmicrohttpd sends from in place, kept alive until it frees the response.
+final class ResponseBytes {
+    private let bytes: [UInt8]
+    /// The first byte of the array's storage; stable while `bytes` lives and is not mutated (a `let`).
+    let baseAddress: UnsafeMutableRawPointer?
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        baseAddress = bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
     }
 }

@@ -1,0 +1,76 @@
+import Logging
+
+/// One log line in ``LineLogHandler``'s formats, built as bytes: the timestamp, level, message
+/// (and logger label in JSON), then the fields in the order they are added.
+///
+/// logfmt: `ts=2026-11-23T05:30:00.123Z level=info msg="GET /people 200" bytes=24204 …`
+/// JSON: `{"ts":"…","level":"info","msg":"…","logger":"cellar","bytes":"24204",…}` — every
+/// field value is a string, as swift-log metadata is.
+struct LogLine: ~Copyable {
+    private var line = JSONWriter()
+    private let format: LineLogHandler.Format
+
+    init(format: LineLogHandler.Format, level: String, message: String, label: String) {
+        self.format = format
+        switch format {
+        case .logfmt:
+            line.raw("ts=")
+            LineLogHandler.writeTimestamp(into: &line)
+            line.raw(" level=")
+            line.unquoted(level)
+            line.raw(" msg=")
+            LineLogHandler.appendLogfmtValue(message, to: &line)
+        case .json:
+            line.raw("{\"ts\":\"")
+            LineLogHandler.writeTimestamp(into: &line)
+            line.raw("\",")
+            line.key("level")
+            line.string(level)
+            line.raw(",")
+            line.key("msg")
+            line.string(message)
+            line.raw(",")
+            line.key("logger")
+            line.string(label)
+        }
+    }
+
+    /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
+    mutating func field(_ key: String, _ value: String) {
+        switch format {
+        case .logfmt:
+            line.raw(" ")
+            line.unquoted(key)
+            line.raw("=")
+            LineLogHandler.appendLogfmtValue(value, to: &line)
+        case .json:
+            line.raw(",")
+            line.key(key)
+            line.string(value)
+        }
+    }
+
+    /// Adds a field whose value is a decimal integer, written without making a string.
+    mutating func field(_ key: StaticString, _ value: Int) {
+        switch format {
+        case .logfmt:
+            line.raw(" ")
+            line.raw(key)
+            line.raw("=")
+            line.number(value)
+        case .json:
+            line.raw(",")
+            line.key(key)
+            line.raw("\"")
+            line.number(value)
+            line.raw("\"")
+        }
+    }
+
+    /// The line, with its ending.
+    consuming func finish() -> [UInt8] {
+        if format == .json { line.raw("}") }
+        line.raw("\n")
+        return line.takeBytes()
+    }
+}

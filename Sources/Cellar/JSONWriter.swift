@@ -151,48 +151,51 @@ public struct JSONWriter: ~Copyable, Sendable {
             out.pointee = UInt8(ascii: "\"")
             return 2
         }
+        // The tables are lazily initialised globals: touched once per string, not once per byte.
         needsLook.withUnsafeBufferPointer { table in
-            let look = table.baseAddress.unsafelyUnwrapped
-            var index = 0
-            while index < count {
-                // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
-                ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
-                guard index < count else { break }
-                let byte = input[index]
-                if !look[Int(byte)] {
-                    // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
-                    out.pointee = byte
-                    out += 1
-                    index &+= 1
-                    while index < count && (input[index] >= 0x80 || count < 8) && !look[Int(input[index])] {
-                        out.pointee = input[index]
+            asciiEscapes.withUnsafeBufferPointer { escapes in
+                let look = table.baseAddress.unsafelyUnwrapped
+                var index = 0
+                while index < count {
+                    // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
+                    ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
+                    guard index < count else { break }
+                    let byte = input[index]
+                    if !look[Int(byte)] {
+                        // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
+                        out.pointee = byte
                         out += 1
                         index &+= 1
-                    }
-                    continue
-                }
-                if byte < 0x80 {
-                    // `\"`, `\\`, `\n`, `\u003c`…: one store from the table.
-                    let escape = asciiEscapes.withUnsafeBufferPointer { $0[Int(byte)] }
-                    ByteScan.store(escape.word, at: out)
-                    out += Int(escape.length)
-                    index &+= 1
-                    continue
-                }
-                switch byte {
-                case 0xE2:
-                    // U+2028 and U+2029 end lines in JavaScript.
-                    if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
-                        out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
-                        index += 3
+                        while index < count && (input[index] >= 0x80 || count < 8) && !look[Int(input[index])] {
+                            out.pointee = input[index]
+                            out += 1
+                            index &+= 1
+                        }
                         continue
                     }
-                    out.pointee = byte
-                    out += 1
-                default:
-                    out += writeUnicodeEscape(UInt16(byte), into: out)
+                    if byte < 0x80 {
+                        // `\"`, `\\`, `\n`, `\u003c`…: one store from the table.
+                        let escape = escapes[Int(byte)]
+                        ByteScan.store(escape.word, at: out)
+                        out += Int(escape.length)
+                        index &+= 1
+                        continue
+                    }
+                    switch byte {
+                    case 0xE2:
+                        // U+2028 and U+2029 end lines in JavaScript.
+                        if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
+                            out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
+                            index += 3
+                            continue
+                        }
+                        out.pointee = byte
+                        out += 1
+                    default:
+                        out += writeUnicodeEscape(UInt16(byte), into: out)
+                    }
+                    index += 1
                 }
-                index += 1
             }
         }
         out.pointee = UInt8(ascii: "\"")

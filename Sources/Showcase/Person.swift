@@ -97,20 +97,16 @@ public enum PeopleDirectory {
 extension Person: JSONRepresentable {
     /// The same object as `Encodable` writes (a test holds them equal), without its containers.
     public func writeJSON(into json: inout JSONWriter) {
-        json.raw("{")
-        json.key("id")
+        // Keys and punctuation between values in one literal each: five appends instead of fifteen.
+        json.raw("{\"id\":")
         json.number(id)
-        json.raw(",")
-        json.key("name")
+        json.raw(",\"name\":")
         json.string(name)
-        json.raw(",")
-        json.key("role")
+        json.raw(",\"role\":")
         json.string(role.rawValue)
-        json.raw(",")
-        json.key("email")
+        json.raw(",\"email\":")
         json.string(email)
-        json.raw(",")
-        json.key("bio")
+        json.raw(",\"bio\":")
         json.string(bio)
         json.raw("}")
     }

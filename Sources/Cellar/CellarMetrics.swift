@@ -1,5 +1,5 @@
-import Foundation
 import CoreMetrics
+import Foundation
 import Metrics
 import MicroHTTP
 import Prometheus
@@ -16,7 +16,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     private let factory: PrometheusMetricsFactory
     private let lock = NSLock()
     // Guarded by `lock`.
-    private var requestCounters: [String: CoreMetrics.Counter] = [:]
+    private var requestCounters: [RequestKey: CoreMetrics.Counter] = [:]
     private var latencyTimers: [String: Metrics.Timer] = [:]
     private var reportedCellsCreated = 0
     private var reportedCellsReused = 0
@@ -50,12 +50,13 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
 
     public func requestCompleted(_ summary: RequestSummary) {
         let route = summary.route ?? "unmatched"
-        let status = summary.status.map { String($0.code) } ?? "none"
         let (counter, timer) = lock.withLock {
-            let key = summary.method.rawValue + " " + route + " " + status
+            // Found by method, route and status code; the labels are spelled only when a counter is made.
+            let key = RequestKey(method: summary.method, route: route, status: summary.status?.code ?? -1)
             let counter =
                 requestCounters[key]
                 ?? {
+                    let status = summary.status.map { String($0.code) } ?? "none"
                     let made = CoreMetrics.Counter(
                         label: "http_requests_total", dimensions: [("method", summary.method.rawValue), ("route", route), ("status", status)],
                         factory: factory)
@@ -90,4 +91,12 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         registry.emit(into: &buffer)
         return buffer
     }
+}
+
+/// Which `http_requests_total` series a request counts in.
+private struct RequestKey: Hashable {
+    let method: HTTPMethod
+    let route: String
+    /// The status code, or -1 when no response was sent.
+    let status: Int
 }

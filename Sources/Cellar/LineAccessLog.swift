@@ -24,7 +24,10 @@ public struct LineAccessLog: AccessLogWriter {
     func line(for summary: RequestSummary) -> [UInt8] {
         var line = LogLine(format: format, level: Logger.Level.info.rawValue, message: summary.accessLogMessage, label: label)
         line.field("bytes", summary.bytesSent)
-        line.field("duration_ms", summary.durationMilliseconds)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RequestSummary.millisecondsCapacity) { buffer in
+            let count = summary.writeDurationMilliseconds(into: buffer)
+            line.field("duration_ms", plain: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
         line.field("method", summary.method.rawValue)
         if let outcome = summary.outcomeName { line.field("outcome", outcome) }
         line.field("path", summary.path)

@@ -67,6 +67,23 @@ struct LogLine: ~Copyable {
         }
     }
 
+    /// Adds a field whose value is already plain text bytes (digits, a decimal point), unquoted.
+    mutating func field(_ key: StaticString, plain value: UnsafeBufferPointer<UInt8>) {
+        switch format {
+        case .logfmt:
+            line.raw(" ")
+            line.raw(key)
+            line.raw("=")
+            line.unquoted(bytes: value)
+        case .json:
+            line.raw(",")
+            line.key(key)
+            line.raw("\"")
+            line.unquoted(bytes: value)
+            line.raw("\"")
+        }
+    }
+
     /// The line, with its ending.
     consuming func finish() -> [UInt8] {
         if format == .json { line.raw("}") }

@@ -32,22 +32,47 @@ extension RequestSummary {
     }
 
     /// ``duration`` in milliseconds with up to three decimals (`0.042`, `12.5`, `3`), as the
-    /// access log's `duration_ms` writes it. Formatted with integers: `Double.description` cost
-    /// thousands of instructions per request.
+    /// access log's `duration_ms` writes it.
     public var durationMilliseconds: String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.millisecondsCapacity) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writeDurationMilliseconds(into: buffer)]), as: UTF8.self)
+        }
+    }
+
+    /// Room ``writeDurationMilliseconds(into:)`` needs: 19 digits, a point and 3 decimals.
+    public static let millisecondsCapacity = 24
+
+    /// Writes ``durationMilliseconds`` into `buffer` (at least ``millisecondsCapacity`` bytes) and
+    /// returns its length. Integers only: `Double.description` and string building cost thousands
+    /// of instructions per request.
+    public func writeDurationMilliseconds(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let components = duration.components
         let microseconds = max(0, components.seconds) &* 1_000_000 &+ max(0, components.attoseconds) / 1_000_000_000_000
-        var text = String(microseconds / 1000)
+        var milliseconds = microseconds / 1000
         var fraction = microseconds % 1000
-        guard fraction > 0 else { return text }
-        var digits = 3
+        // Whole milliseconds, right to left, then moved to the front.
+        var digits = 0
+        var scratch = (UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &scratch) { scratch in
+            repeat {
+                scratch[23 - digits] = UInt8(ascii: "0") &+ UInt8(milliseconds % 10)
+                milliseconds /= 10
+                digits += 1
+            } while milliseconds > 0
+            for index in 0..<digits { buffer[index] = scratch[24 - digits + index] }
+        }
+        guard fraction > 0 else { return digits }
+        var decimals = 3
         while fraction % 10 == 0 {
             fraction /= 10
-            digits -= 1
+            decimals -= 1
         }
-        let decimals = String(fraction)
-        text += "." + String(repeating: "0", count: digits - decimals.count) + decimals
-        return text
+        buffer[digits] = UInt8(ascii: ".")
+        for place in stride(from: decimals, to: 0, by: -1) {
+            buffer[digits + place] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+            fraction /= 10
+        }
+        return digits + 1 + decimals
     }
 
     /// The `outcome` field: nil when the request completed (the field is then left out).

@@ -21,9 +21,15 @@ struct ListResponder: Sendable {
         var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
         if route.paging != .unpaged, let link = links.header { headers.add(name: "Link", value: link) }
 
+        // A page that is certainly larger than a buffered response may be (at 128 bytes a row) is
+        // streamed after a first attempt of one chunk, not of the whole buffer limit: memory per
+        // response stays near the chunk size. Faults in that first chunk still get an error page.
+        // Buffers get headroom for the row that crosses the limit, which would otherwise double them.
+        let certainlyLarge = 16 * 1024 + page.window.count * 128 > app.bufferLimit
+        let firstLimit = certainlyLarge ? app.streamChunkSize : app.bufferLimit
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(app.bufferLimit, 16 * 1024 + page.window.count * 256))
-        let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: app.bufferLimit) }
+        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, 16 * 1024 + page.window.count * 256))
+        let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
@@ -144,9 +150,11 @@ final class ListStream: ResponseBodyProducer {
     }
 
     func produce(into buffer: inout [UInt8]) throws -> Bool {
-        if let pending {
+        if var pending {
             self.pending = nil
-            buffer.append(contentsOf: pending)
+            // The bytes of the first attempt are handed over, not copied (the caller's buffer is
+            // empty at the first call; the server keeps no larger buffer once they are sent).
+            if buffer.isEmpty { swap(&buffer, &pending) } else { buffer.append(contentsOf: pending) }
             return true
         }
         return try !body.write(into: &buffer, pausingAt: buffer.count + chunkSize)

@@ -166,7 +166,8 @@ final class ServerCore: Sendable {
         case .stream(let producer):
             let counter = ByteCounter()
             context.streamedBytes = counter
-            let box = StreamBox(producer: producer, counter: counter, logger: logger, requestID: request.id)
+            let box = StreamBox(
+                producer: producer, counter: counter, logger: logger, requestID: request.id, chunkSize: configuration.streamChunkSize)
             handle = MHD_create_response_from_callback(
                 cmhd_size_unknown(), configuration.streamChunkSize, MHDCallbacks.readStream, Unmanaged.passRetained(box).toOpaque(),
                 MHDCallbacks.releaseStream)

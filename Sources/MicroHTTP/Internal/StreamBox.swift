@@ -9,12 +9,15 @@ final class StreamBox {
     private let counter: ByteCounter
     private let logger: Logger
     private let requestID: String
+    /// The buffer is kept between chunks up to twice this size.
+    private let chunkSize: Int
     private var pending: [UInt8] = []
     private var offset = 0
     private var finished = false
     private var failed = false
 
-    init(producer: any ResponseBodyProducer, counter: ByteCounter, logger: Logger, requestID: String) {
+    init(producer: any ResponseBodyProducer, counter: ByteCounter, logger: Logger, requestID: String, chunkSize: Int) {
+        self.chunkSize = chunkSize
         self.producer = producer
         self.counter = counter
         self.logger = logger
@@ -42,7 +45,14 @@ final class StreamBox {
                 continue
             }
             if finished || failed { break }
-            pending.removeAll(keepingCapacity: true)
+            // Keep the buffer for the next chunk, unless a producer handed over a large one (a
+            // list's first buffered attempt): memory per stream stays near the chunk size.
+            if pending.capacity <= 2 * chunkSize {
+                pending.removeAll(keepingCapacity: true)
+            } else {
+                pending = []
+                pending.reserveCapacity(chunkSize + chunkSize / 4)
+            }
             offset = 0
             do {
                 finished = try !producer.produce(into: &pending)

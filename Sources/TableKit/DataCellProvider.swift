@@ -131,7 +131,7 @@ public protocol DataCellProviding {
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard let cell = cell as? PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
-        cell.data = data
+        cell.replaceData(with: data)
     }
 }
 

@@ -47,7 +47,15 @@ public final class PrototypeCell: TableViewCell {
     }
 
     public override func prepareForReuse() {
-        data = nil
+        // The previous row's value stays in the storage until the next row's replaces it (the
+        // table view configures a cell right after this), which saves an assignment per row.
+        hasData = false
+    }
+
+    /// Stores a row's data: one assignment of the existential, no optional wrapped and unwrapped.
+    func replaceData(with newData: some PrototypeData) {
+        dataStorage.pointee = newData
+        hasData = true
     }
 
     public override func render(into html: inout HTMLWriter) throws {

@@ -18,7 +18,6 @@ public struct LineLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let format: Format
-    private static let output = OutputLock()
 
     public init(label: String, format: Format, level: Logger.Level) {
         self.label = label
@@ -32,7 +31,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        Self.output.write(line(for: event))
+        StandardOutput.shared.write(line(for: event), deferred: false)
     }
 
     /// The line `log(event:)` writes.
@@ -46,8 +45,9 @@ public struct LineLogHandler: LogHandler {
         return line.finish()
     }
 
-    /// Writes a finished line to standard output, whole (lines from worker threads never interleave).
-    static func write(_ line: [UInt8]) { output.write(line) }
+    /// Writes a finished line to standard output, whole (lines from worker threads never
+    /// interleave); a `deferred` one may wait a moment to go out with others (``StandardOutput``).
+    static func write(_ line: [UInt8], deferred: Bool = false) { StandardOutput.shared.write(line, deferred: deferred) }
 
     /// A logfmt value: bare when it is plain, quoted with `\"`, `\\`, `\n`, `\r`, `\t` and
     /// `\u{…}` escapes otherwise. Works on the UTF-8 bytes: every byte of a multi-byte character
@@ -127,25 +127,4 @@ public struct LineLogHandler: LogHandler {
         }
     }
 
-}
-
-/// Serialises writes to standard output so lines from worker threads never interleave.
-private final class OutputLock: @unchecked Sendable {
-    private let lock = NSLock()
-
-    func write(_ line: [UInt8]) {
-        line.withUnsafeBufferPointer { bytes in
-            lock.withLock {
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress.unsafelyUnwrapped + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return  // stdout is gone: drop the line rather than fail the request
-                    }
-                    offset += written
-                }
-            }
-        }
-    }
 }

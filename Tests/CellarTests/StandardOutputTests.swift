@@ -1,0 +1,119 @@
+import Testing
+
+@testable import Cellar
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Log lines reach the output whole and in order; access lines may wait a moment to go out together.
+@Suite struct StandardOutputTests {
+    /// A temporary file: the output appends to it, and a second descriptor reads what has arrived.
+    final class Pipe: @unchecked Sendable {
+        let read: Int32
+        let write: Int32
+        let output: StandardOutput
+
+        init() throws {
+            var template = Array("/tmp/cellar-output-XXXXXX".utf8CString)
+            write = mkstemp(&template)
+            try #require(write >= 0)
+            read = open(template, O_RDONLY)
+            unlink(template)
+            try #require(read >= 0)
+            output = StandardOutput(fileDescriptor: write)
+        }
+
+        deinit {
+            close(read)
+            close(write)
+        }
+
+        /// What can be read now.
+        func available() -> String {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = Glibc.read(read, &chunk, chunk.count)
+                if count <= 0 { break }
+                bytes += chunk[..<count]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    static func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
+
+    @Test func aPlainLineGoesOutAtOnceWithTheDeferredOnesBeforeIt() throws {
+        let pipe = try Pipe()
+        pipe.output.write(Self.line("GET /a 200"), deferred: true)
+        pipe.output.write(Self.line("GET /b 200"), deferred: true)
+        pipe.output.write(Self.line("stopping"), deferred: false)
+        #expect(pipe.available() == "GET /a 200\nGET /b 200\nstopping\n")
+    }
+
+    @Test func deferredLinesGoOutOnTheirOwnSoon() throws {
+        let pipe = try Pipe()
+        pipe.output.write(Self.line("GET /a 200"), deferred: true)
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.isEmpty && ContinuousClock.now < deadline {
+            usleep(10_000)
+            seen = pipe.available()
+        }
+        #expect(seen == "GET /a 200\n")
+    }
+
+    @Test func aFullBufferGoesOutWithoutWaiting() throws {
+        let pipe = try Pipe()
+        let line = Self.line(String(repeating: "x", count: 1023))
+        for _ in 0..<(StandardOutput.flushSize / line.count) { pipe.output.write(line, deferred: true) }
+        // 32 lines of 1 KiB reach the flush size with the last one: written by that call.
+        #expect(pipe.available().utf8.count == StandardOutput.flushSize)
+    }
+
+    @Test func linesFromManyThreadsStayWhole() throws {
+        let pipe = try Pipe()
+        let threads = 8
+        let perThread = 500
+        DispatchGroupless.concurrentPerform(threads) { thread in
+            for index in 0..<perThread {
+                pipe.output.write(Self.line("thread=\(thread) line=\(index) " + String(repeating: "y", count: index % 97)), deferred: index % 3 != 0)
+            }
+        }
+        pipe.output.flush()
+        let lines = pipe.available().split(separator: "\n")
+        #expect(lines.count == threads * perThread)
+        for line in lines {
+            #expect(line.hasPrefix("thread=") && line.hasSuffix(String(repeating: "y", count: Int(line.split(separator: " ")[1].dropFirst(5))! % 97)))
+        }
+    }
+}
+
+/// Runs `body` on `count` threads at once and waits for them (no Dispatch or Foundation needed).
+enum DispatchGroupless {
+    static func concurrentPerform(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        var threads: [pthread_t] = []
+        final class Box: @unchecked Sendable {
+            let body: @Sendable (Int) -> Void
+            let index: Int
+            init(_ body: @escaping @Sendable (Int) -> Void, _ index: Int) {
+                self.body = body
+                self.index = index
+            }
+        }
+        for index in 0..<count {
+            var thread = pthread_t()
+            let box = Unmanaged.passRetained(Box(body, index)).toOpaque()
+            pthread_create(
+                &thread, nil,
+                { raw in
+                    let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                    box.body(box.index)
+                    return nil
+                }, box)
+            threads.append(thread)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+}

@@ -91,39 +91,51 @@ public final class PrototypeTemplate: Sendable {
 
     /// Writes the template filled from `data`, with `{{id}}` and `{{href}}` taken from the row's selection.
     public func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?) {
-        literals.withUnsafeBytes { literals in
-            var counter = 0
-            while counter < program.count {
-                let instruction = program[counter]
-                counter += 1
-                switch instruction.kind {
-                case .literal:
-                    let start = Int(instruction.operand)
-                    html.append(UnsafeRawBufferPointer(rebasing: literals[start..<start + Int(instruction.length)]))
-                case .value:
-                    data.prototypeValue(forKey: keys[Int(instruction.operand)]).write(into: &html)
-                case .identifier:
-                    if let selection {
-                        html.text(selection.identifier)
-                    } else {
-                        data.prototypeValue(forKey: "id").write(into: &html)
-                    }
-                case .selection:
-                    if let selection {
-                        selection.write(into: &html)
-                    } else {
-                        data.prototypeValue(forKey: "href").write(into: &html)
-                    }
-                case .section, .invertedSection:
-                    let key = keys[Int(instruction.operand)]
-                    let truthy: Bool
-                    if selection != nil && (key == "id" || key == "href") {
-                        truthy = true
-                    } else {
-                        truthy = data.prototypeValue(forKey: key).isTruthy
-                    }
-                    if truthy == (instruction.kind == .invertedSection) { counter = Int(instruction.length) }
+        // The program, literals and keys are borrowed once per row, not looked up per instruction.
+        program.withUnsafeBufferPointer { program in
+            keys.withUnsafeBufferPointer { keys in
+                literals.withUnsafeBytes { literals in
+                    run(program, keys: keys, literals: literals, into: &html, data: data, selection: selection)
                 }
+            }
+        }
+    }
+
+    private func run(
+        _ program: UnsafeBufferPointer<Instruction>, keys: UnsafeBufferPointer<String>, literals: UnsafeRawBufferPointer,
+        into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?
+    ) {
+        var counter = 0
+        while counter < program.count {
+            let instruction = program[counter]
+            counter += 1
+            switch instruction.kind {
+            case .literal:
+                let start = Int(instruction.operand)
+                html.append(UnsafeRawBufferPointer(rebasing: literals[start..<start + Int(instruction.length)]))
+            case .value:
+                data.prototypeValue(forKey: keys[Int(instruction.operand)]).write(into: &html)
+            case .identifier:
+                if let selection {
+                    html.text(selection.identifier)
+                } else {
+                    data.prototypeValue(forKey: "id").write(into: &html)
+                }
+            case .selection:
+                if let selection {
+                    selection.write(into: &html)
+                } else {
+                    data.prototypeValue(forKey: "href").write(into: &html)
+                }
+            case .section, .invertedSection:
+                let key = keys[Int(instruction.operand)]
+                let truthy: Bool
+                if selection != nil && (key == "id" || key == "href") {
+                    truthy = true
+                } else {
+                    truthy = data.prototypeValue(forKey: key).isTruthy
+                }
+                if truthy == (instruction.kind == .invertedSection) { counter = Int(instruction.length) }
             }
         }
     }

@@ -8,6 +8,11 @@ import Testing
 
 /// A peer's address as text: written by hand for IPv4, checked against `inet_ntop`.
 @Suite struct SocketAddressTests {
+    /// `describe` of any `sockaddr_*`.
+    static func describe<Address>(_ address: inout Address) -> String? {
+        withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) } }
+    }
+
     @Test(arguments: [
         "0.0.0.0", "127.0.0.1", "10.0.0.9", "192.0.2.1", "255.255.255.255", "1.20.100.200", "100.10.1.0", "203.0.113.99",
     ])
@@ -15,8 +20,7 @@ import Testing
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         #expect(inet_pton(AF_INET, literal, &address.sin_addr) == 1)
-        let described = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) } }
-        #expect(described == literal)
+        #expect(Self.describe(&address) == literal)
     }
 
     @Test func everyOctetValueRoundTrips() {
@@ -24,8 +28,7 @@ import Testing
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = UInt32(value << 24 | (255 - value) << 16 | value << 8 | 7).bigEndian
-            let described = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) } }
-            #expect(described == "\(value).\(255 - value).\(value).7")
+            #expect(Self.describe(&address) == "\(value).\(255 - value).\(value).7")
         }
     }
 
@@ -34,8 +37,7 @@ import Testing
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         #expect(inet_pton(AF_INET6, literal, &address.sin6_addr) == 1)
-        let described = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress.describe($0) } }
-        #expect(described == literal)
+        #expect(Self.describe(&address) == literal)
     }
 
     @Test func otherFamiliesHaveNoText() {

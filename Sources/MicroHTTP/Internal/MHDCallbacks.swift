@@ -23,7 +23,7 @@ enum MHDCallbacks {
         return Unmanaged.passRetained(RequestContext(rawTarget: target)).toOpaque()
     }
 
-    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let context: RequestContext
@@ -36,7 +36,8 @@ enum MHDCallbacks {
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         }
         return core.handle(
-            connection: connection, context: context, method: method, url: url, uploadData: uploadData, uploadDataSize: uploadDataSize)
+            connection: connection, context: context, method: method, url: url, version: version, uploadData: uploadData,
+            uploadDataSize: uploadDataSize)
     }
 
     /// The end of a request (sent, aborted or timed out): logs it and releases its context.

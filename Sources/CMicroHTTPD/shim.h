@@ -104,6 +104,18 @@ static inline const struct sockaddr *cmhd_connection_client_address(struct MHD_C
     return info ? info->client_addr : NULL;
 }
 
+/// The socket of a connection, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/// What the application stored in `*socket_context` from the connection-notify callback, or NULL.
+static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
 /// What one pass over a request's header fields found that RFC 9112 tells a server to refuse with 400,
 /// and the Content-Length value the body is framed by.
 struct cmhd_head_check {

@@ -120,7 +120,7 @@ public final class Server: Sendable {
         }
         let abandoned = core.inFlightRequests.load(ordering: .relaxed)
         MHD_stop_daemon(running.daemon)
-        // libmicrohttpd has closed every connection; the listener's thread and socket go now.
+        // Every connection is closed and unregistered from the head watchdog; its sweeps end with the listener's thread.
         running.listener.stop()
         running.daemonLogger.deallocate()
         running.context.release()

@@ -19,6 +19,7 @@ import Synchronization
 /// of them. Stopping to accept is then ours alone: ``stopAccepting()`` shuts the socket down,
 /// so the kernel refuses new connections at once.
 ///
+/// The same thread runs the ``HeadWatchdog``'s sweeps, so the server needs no other thread.
 final class Listener: @unchecked Sendable {
     /// The port the socket is bound to.
     let port: Int
@@ -74,7 +75,7 @@ final class Listener: @unchecked Sendable {
         return .bindFailed(host: host, port: port, reason: call == "bind" ? reason : "\(call): \(reason)")
     }
 
-    /// Starts the thread: accepts into `daemon` until ``stop()``.
+    /// Starts the thread: accepts into `daemon` and sweeps `watchdog` (if any) until ``stop()``.
     func start(daemon: OpaquePointer, core: ServerCore) {
         let context = Unmanaged.passRetained(Loop(listener: self, daemon: daemon, core: core)).toOpaque()
         var thread = pthread_t()
@@ -128,20 +129,35 @@ final class Listener: @unchecked Sendable {
         }
 
         func run() {
+            let watchdog = core.headWatchdog
+            var nextSweep = ContinuousClock.now + (watchdog?.interval ?? .seconds(3600))
             while !listener.exiting.load(ordering: .acquiring) {
                 let now = ContinuousClock.now
                 // At the connection limit, leave new connections in the backlog, as libmicrohttpd does with its own socket.
                 let atLimit = core.openConnections.load(ordering: .relaxed) >= core.configuration.connectionLimit
                 let listen = listener.accepting.withLock { $0 } && !atLimit && now >= pausedUntil
+                var wait = nextSweep - now
+                if !listen { wait = min(wait, .milliseconds(50)) }
                 var descriptors = (
                     pollfd(fd: listener.wakeRead, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: listener.socket, events: Int16(POLLIN), revents: 0)
                 )
+                let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+                let timeout = Int32(max(0, min(milliseconds, 60_000)))
                 _ = withUnsafeMutablePointer(to: &descriptors) {
-                    $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, listen ? 2 : 1, listen ? 1000 : 50) }
+                    $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, listen ? 2 : 1, timeout) }
                 }
                 if descriptors.0.revents != 0 { drainWakeups() }
                 if listen && descriptors.1.revents != 0 { acceptPending() }
+                if let watchdog, ContinuousClock.now >= nextSweep {
+                    let cut = watchdog.sweep(now: ContinuousClock.now)
+                    if cut > 0 {
+                        core.logger.notice(
+                            "Closed connections whose request head was not complete in time",
+                            metadata: ["connections": "\(cut)", "header_timeout_s": "\(core.configuration.headerTimeout)"])
+                    }
+                    nextSweep = ContinuousClock.now + watchdog.interval
+                }
             }
         }
 

@@ -26,6 +26,8 @@ final class ServerCore: Sendable {
     let draining = Atomic<Bool>(false)
     /// The last message libmicrohttpd logged (used to explain a failed start).
     let lastDaemonMessage = Locked<String?>(nil)
+    /// The request-head deadline; nil when ``ServerConfiguration/headerTimeout`` is 0.
+    let headWatchdog: HeadWatchdog?
 
     init(configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?) {
         self.configuration = configuration
@@ -33,6 +35,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         self.observer = observer
         self.renderError = configuration.errorRenderer ?? ErrorPage.render
+        self.headWatchdog = configuration.headerTimeout > 0 ? HeadWatchdog(timeout: .seconds(configuration.headerTimeout)) : nil
     }
 
     /// One access-handler call: headers, then body chunks, then the end of the body, when the response is queued.
@@ -44,6 +47,11 @@ final class ServerCore: Sendable {
         case .started:
             // Answering now would make libmicrohttpd drop keep-alive (NOTES.md §6): wait for the next call.
             context.phase = .receivingBody
+            // The head is complete: the connection no longer waits for one (one store; see HeadWatchdog).
+            if headWatchdog != nil, let watch = cmhd_connection_socket_context(connection) {
+                ConnectionWatch.headCompleted(watch)
+                context.watch = watch
+            }
             context.method = HTTPMethod(rawValue: String(cString: method))
             // The path comes from the raw target (see RequestContext.decodePath): libmicrohttpd's `url` is cut at `%00`.
             if context.rawTarget.isEmpty { context.path = String(cString: url) }
@@ -191,6 +199,8 @@ final class ServerCore: Sendable {
     /// Called once per request when libmicrohttpd is done with it: the access log line and the observer.
     func finish(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
         inFlightRequests.subtract(1, ordering: .relaxed)
+        // A keep-alive connection now waits for its next head.
+        if let watch = context.watch { ConnectionWatch.requestFinished(watch) }
         let outcome: RequestSummary.Outcome
         switch termination {
         case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed

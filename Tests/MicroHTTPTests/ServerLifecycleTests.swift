@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import Logging
 import MicroHTTP
+import Synchronization
 import Testing
 
 @Suite struct ServerLifecycleTests {
@@ -71,6 +72,30 @@ import Testing
             #expect(!server.isRunning)
             #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: server.port, timeout: .seconds(2)) }
             _ = fresh
+        }
+    }
+
+    /// Stops servers while a client thread keeps opening connections and making requests, so the
+    /// worker threads are awake in their event loops while the server stops accepting.
+    @Test func stoppingWhileRequestsArrive() throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        for _ in 0..<30 {
+            let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: Self.logger)
+            try server.start()
+            let port = server.port
+            let done = Atomic<Bool>(false)
+            let hammering = Thread {
+                while !done.load(ordering: .relaxed) {
+                    _ = try? TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2))
+                }
+            }
+            hammering.start()
+            usleep(20_000)
+            server.stop(gracePeriod: .milliseconds(20))
+            done.store(true, ordering: .relaxed)
+            #expect(!server.isRunning)
+            while !hammering.isFinished { usleep(1_000) }
         }
     }
 

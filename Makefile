@@ -66,9 +66,7 @@ test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and Addres
 	@for sanitizer in $(SANITIZERS); do \
 	  echo "== swift test --sanitize=$$sanitizer"; \
 	  $(SWIFT) build --build-tests --sanitize=$$sanitizer --scratch-path .build-$$sanitizer; \
-	  TSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path .build-$$sanitizer \
-	  || { echo "== once more: libmicrohttpd 0.9.75 can abort in MHD_quiesce_daemon (\"Failed to remove listen FD from epoll set\") when a worker thread races it; the suites stop dozens of servers, and the sanitizers widen the window"; \
-	       TSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path .build-$$sanitizer; }; \
+	  TSAN_OPTIONS=halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=$$sanitizer --scratch-path .build-$$sanitizer; \
 	done
 
 fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s

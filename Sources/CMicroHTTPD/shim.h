@@ -6,8 +6,11 @@
 // daemon info and connection options through varargs. Every wrapper is prefixed `cmhd_`.
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -99,6 +102,68 @@ static inline unsigned int cmhd_daemon_current_connections(struct MHD_Daemon *da
 static inline const struct sockaddr *cmhd_connection_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info ? info->client_addr : NULL;
+}
+
+/// The socket of a connection, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/// What the application stored in `*socket_context` from the connection-notify callback, or NULL.
+static inline void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/// What one pass over a request's header fields found that RFC 9112 tells a server to refuse with 400,
+/// and the Content-Length value the body is framed by.
+struct cmhd_head_check {
+    unsigned int host_count;
+    unsigned int content_length_count;
+    /// Two Content-Length fields with different values (RFC 9112 §6.3; identical ones are one value, RFC 9110 §8.6).
+    bool content_length_conflict;
+    /// A field name that is empty or holds a byte outside RFC 9110's `token` (a space or tab before the colon, say).
+    bool invalid_field_name;
+    /// The first Content-Length value (owned by libmicrohttpd, valid during the access-handler call), or NULL.
+    const char *content_length;
+    size_t content_length_size;
+};
+
+/// RFC 9110 §5.6.2 `tchar`: ALPHA, DIGIT and !#$%&'*+-.^_`|~ (one bit per byte value).
+static inline bool cmhd_is_token_byte(unsigned char byte) {
+    static const uint32_t table[8] = { 0, 0x03ff6cfa, 0xc7fffffe, 0x57ffffff, 0, 0, 0, 0 };
+    return (table[byte >> 5] >> (byte & 31)) & 1;
+}
+
+static inline enum MHD_Result cmhd_head_check_field(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                                    const char *value, size_t value_size) {
+    (void)kind;
+    struct cmhd_head_check *check = (struct cmhd_head_check *)cls;
+    if (key_size == 0) check->invalid_field_name = true;
+    for (size_t i = 0; i < key_size; i++) {
+        if (!cmhd_is_token_byte((unsigned char)key[i])) {
+            check->invalid_field_name = true;
+            break;
+        }
+    }
+    if (key_size == 4 && strncasecmp(key, "host", 4) == 0) {
+        check->host_count++;
+    } else if (key_size == 14 && strncasecmp(key, "content-length", 14) == 0) {
+        if (check->content_length_count++ == 0) {
+            check->content_length = value;
+            check->content_length_size = value_size;
+        } else if (value_size != check->content_length_size || (value_size > 0 && memcmp(value, check->content_length, value_size) != 0)) {
+            check->content_length_conflict = true;
+        }
+    }
+    return MHD_YES;
+}
+
+/// One pass over the request's header fields (no allocation): counts Host and Content-Length, checks the names.
+static inline void cmhd_check_head(struct MHD_Connection *connection, struct cmhd_head_check *check) {
+    memset(check, 0, sizeof *check);
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_head_check_field, check);
 }
 
 /// Changes the idle timeout of one connection (seconds; 0 = none).

@@ -29,7 +29,8 @@ public final class Server: Sendable {
 
     private enum State {
         case idle
-        case running(daemon: OpaquePointer, port: Int, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)
+        case running(
+            daemon: OpaquePointer, listener: Listener, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)
         case stopping
         case stopped
     }
@@ -53,7 +54,7 @@ public final class Server: Sendable {
     /// The port the server listens on (the bound one when configured with port 0); the configured port before start.
     public var port: Int {
         state.withLock { state in
-            if case .running(_, let port, _, _) = state { return port }
+            if case .running(_, let listener, _, _) = state { return listener.port }
             return configuration.port
         }
     }
@@ -79,23 +80,23 @@ public final class Server: Sendable {
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         try state.withLock { (state: inout State) throws(ServerError) in
             guard case .idle = state else { throw ServerError.alreadyStarted }
+            let listener = try Listener(
+                address: address, host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
             let context = Unmanaged.passRetained(core)
             let daemonLogger = UnsafeMutablePointer<cmhd_logger>.allocate(capacity: 1)
             daemonLogger.initialize(to: cmhd_logger(function: MHDCallbacks.logDaemonMessage, cls: context.toOpaque()))
-            let daemon = address.withSockAddr { socketAddress in
-                startDaemon(context: context.toOpaque(), logger: daemonLogger, socketAddress: socketAddress, ipv6: address.isIPv6)
-            }
-            guard let daemon else {
+            guard let daemon = startDaemon(context: context.toOpaque(), logger: daemonLogger) else {
                 let error = errno
                 let reason = core.lastDaemonMessage.withLock { $0 } ?? String(cString: strerror(error))
+                listener.stop()
                 daemonLogger.deallocate()
                 context.release()
                 throw ServerError.bindFailed(host: configuration.host, port: configuration.port, reason: reason)
             }
-            let port = Int(cmhd_daemon_port(daemon))
-            state = .running(daemon: daemon, port: port, context: context, daemonLogger: daemonLogger)
+            listener.start(daemon: daemon, core: core)
+            state = .running(daemon: daemon, listener: listener, context: context, daemonLogger: daemonLogger)
             core.logger.info(
-                "Listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)"])
+                "Listening", metadata: ["host": "\(configuration.host)", "port": "\(listener.port)", "threads": "\(configuration.threads)"])
         }
     }
 
@@ -103,49 +104,47 @@ public final class Server: Sendable {
     ///
     /// Idempotent and callable from any thread (e.g. after `sigwait` on the main thread), but not from a handler.
     public func stop(gracePeriod: Duration = .seconds(10)) {
-        let running: (daemon: OpaquePointer, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)? =
+        let running: (daemon: OpaquePointer, listener: Listener, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)? =
             state.withLock { state in
-                guard case .running(let daemon, _, let context, let daemonLogger) = state else {
+                guard case .running(let daemon, let listener, let context, let daemonLogger) = state else {
                     if case .idle = state { state = .stopped }
                     return nil
                 }
                 state = .stopping
-                return (daemon, context, daemonLogger)
+                return (daemon, listener, context, daemonLogger)
             }
         guard let running else {
             while state.withLock({ if case .stopping = $0 { return true } else { return false } }) { usleep(5_000) }
             return
         }
         core.draining.store(true, ordering: .relaxed)
-        let listenSocket = MHD_quiesce_daemon(running.daemon)
-        // Refuse new connections now: the socket may only be closed after MHD_stop_daemon, but shutdown() already makes the kernel reset them.
-        if listenSocket >= 0 { shutdown(listenSocket, Int32(SHUT_RDWR)) }
+        // Refuse new connections now. Not MHD_quiesce_daemon: in 0.9.75 it races the epoll workers and can abort (see Listener).
+        running.listener.stopAccepting()
         let deadline = ContinuousClock.now + gracePeriod
         while core.inFlightRequests.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         let abandoned = core.inFlightRequests.load(ordering: .relaxed)
         MHD_stop_daemon(running.daemon)
-        if listenSocket >= 0 { close(listenSocket) }
+        // Every connection is closed and unregistered from the head watchdog; its sweeps end with the listener's thread.
+        running.listener.stop()
         running.daemonLogger.deallocate()
         running.context.release()
         core.logger.info("Stopped", metadata: abandoned > 0 ? ["abandoned_requests": "\(abandoned)"] : [:])
         state.withLock { $0 = .stopped }
     }
 
-    private func startDaemon(
-        context: UnsafeMutableRawPointer, logger: UnsafeMutablePointer<cmhd_logger>, socketAddress: UnsafeMutableRawPointer, ipv6: Bool
-    ) -> OpaquePointer? {
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-        if ipv6 { flags |= MHD_USE_IPv6.rawValue }
+    /// Starts libmicrohttpd without a listening socket of its own: the ``Listener`` hands it the connections.
+    private func startDaemon(context: UnsafeMutableRawPointer, logger: UnsafeMutablePointer<cmhd_logger>) -> OpaquePointer? {
+        let flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_NO_LISTEN_SOCKET.rawValue
         var options: [MHD_OptionItem] = [
             cmhd_option_external_logger(logger),
-            cmhd_option_pointer(.SOCK_ADDR, socketAddress),
             cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.connectionLimit)),
             cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.perIPConnectionLimit)),
             cmhd_option_uint(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeout)),
             cmhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
-            cmhd_option_uint(.LISTEN_BACKLOG_SIZE, UInt32(configuration.listenBacklog)),
             cmhd_option_uri_log(MHDCallbacks.logURI, context),
             cmhd_option_notify_completed(MHDCallbacks.requestCompleted, context),
             cmhd_option_notify_connection(MHDCallbacks.connectionNotification, context),
@@ -155,7 +154,7 @@ public final class Server: Sendable {
         }
         options.append(cmhd_option_end())
         return options.withUnsafeMutableBufferPointer { buffer in
-            cmhd_start_daemon(flags, UInt16(configuration.port), MHDCallbacks.accessHandler, context, buffer.baseAddress)
+            cmhd_start_daemon(flags, 0, MHDCallbacks.accessHandler, context, buffer.baseAddress)
         }
     }
 }

@@ -24,6 +24,13 @@ public struct ServerConfiguration: Sendable {
     public var perIPConnectionLimit: Int
     /// Seconds a connection may stay idle (including a client that connects and sends nothing) before it is closed.
     public var connectionTimeout: Int
+    /// Seconds a connection may take to send a complete request head, counted from its start and, on a
+    /// keep-alive connection, from the end of the previous response; 0 for no limit.
+    ///
+    /// ``connectionTimeout`` is an idle timeout that any byte resets, so a client trickling a header
+    /// byte a second (slowloris) is never cut by it. A connection over this deadline is closed, checked
+    /// about four times per timeout. An idle keep-alive connection counts as waiting for a head too.
+    public var headerTimeout: Int
     /// Memory per connection for the request line, headers and buffers, in bytes; a request whose head does not fit gets 414 or 431.
     public var connectionMemoryLimit: Int
     /// The largest request body accepted, in bytes; a larger one gets 413 (the rest of it is read and discarded, not stored).
@@ -54,6 +61,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
         connectionTimeout: Int = 30,
+        headerTimeout: Int = 10,
         connectionMemoryLimit: Int = 32 * 1024,
         maxBodySize: Int = 1 << 20,
         streamChunkSize: Int = 64 * 1024,
@@ -67,6 +75,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionTimeout = connectionTimeout
+        self.headerTimeout = headerTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxBodySize = maxBodySize
         self.streamChunkSize = streamChunkSize
@@ -90,6 +99,7 @@ public struct ServerConfiguration: Sendable {
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, not \(connectionLimit)")
         try require(perIPConnectionLimit >= 1, "perIPConnectionLimit must be at least 1, not \(perIPConnectionLimit)")
         try require(connectionTimeout >= 1, "connectionTimeout must be at least 1 second, not \(connectionTimeout)")
+        try require((0...3600).contains(headerTimeout), "headerTimeout must be in 0...3600 seconds, not \(headerTimeout)")
         try require(
             connectionMemoryLimit >= 16 * 1024, "connectionMemoryLimit must be at least 16384 bytes, not \(connectionMemoryLimit)")
         try require(maxBodySize >= 0, "maxBodySize must not be negative")

@@ -23,6 +23,7 @@ struct CellarCommand: ParsableCommand {
               CELLAR_MAX_CONNECTIONS          --max-connections
               CELLAR_MAX_CONNECTIONS_PER_IP   --max-connections-per-ip
               CELLAR_TIMEOUT                  --timeout
+              CELLAR_HEADER_TIMEOUT           --header-timeout
               CELLAR_SHUTDOWN_GRACE           --shutdown-grace
 
             SIGTERM or SIGINT: stop accepting connections, let responses in flight
@@ -107,12 +108,19 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds an idle or stalled connection is kept (env CELLAR_TIMEOUT).", valueName: "seconds"))
     var timeout: Int = Environment.int("CELLAR_TIMEOUT") ?? 30
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection gets to send a whole request head, however slowly it trickles; 0: no limit (env CELLAR_HEADER_TIMEOUT).",
+            valueName: "seconds"))
+    var headerTimeout: Int = Environment.int("CELLAR_HEADER_TIMEOUT") ?? 10
+
     @Option(help: ArgumentHelp("Seconds in-flight responses get to finish after SIGTERM (env CELLAR_SHUTDOWN_GRACE).", valueName: "seconds"))
     var shutdownGrace: Int = Environment.int("CELLAR_SHUTDOWN_GRACE") ?? 10
 
     func validate() throws {
         try Environment.validate(
-            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_TIMEOUT", "CELLAR_SHUTDOWN_GRACE")
+            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_TIMEOUT", "CELLAR_HEADER_TIMEOUT",
+            "CELLAR_SHUTDOWN_GRACE")
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256 (got \(threads)).") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -124,6 +132,9 @@ struct Serve: ParsableCommand {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
         guard maxConnectionsPerIP >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1 (got \(maxConnectionsPerIP)).") }
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout)).") }
+        guard (0...3600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout must be between 0 and 3600 seconds (got \(headerTimeout)).")
+        }
         guard (0...600).contains(shutdownGrace) else {
             throw ValidationError("--shutdown-grace must be between 0 and 600 seconds (got \(shutdownGrace)).")
         }
@@ -138,7 +149,7 @@ struct Serve: ParsableCommand {
         let app = try self.app.makeApp(logger: logger)
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
-            connectionTimeout: timeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer)
+            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer)
         let server = Server(
             configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics,
             accessLog: LineAccessLog(label: logger.label, format: format))

@@ -64,6 +64,9 @@ public final class TestHTTPClient {
         if result != 0 {
             let code = errno
             Glibc.close(descriptor)
+            // Every property is initialised, so deinit runs after the throw: it must not close the number again
+            // (by then another thread may have been given it, e.g. a server's listening socket).
+            descriptorClosed = true
             throw TestHTTPClientError.connectFailed(errno: code)
         }
     }

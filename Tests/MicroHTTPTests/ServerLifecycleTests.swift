@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import Logging
 import MicroHTTP
+import Synchronization
 import Testing
 
 @Suite struct ServerLifecycleTests {
@@ -50,6 +51,66 @@ import Testing
             try server.start()
             #expect(server.port > 0, "\(host)")
             server.stop(gracePeriod: .zero)
+        }
+    }
+
+    /// Servers stopped while their worker threads are busy with connections. With `MHD_quiesce_daemon` this
+    /// aborted now and then in libmicrohttpd 0.9.75 ("Failed to remove listen FD from epoll set"); the
+    /// listening socket is now the server's own (see Listener), so the workers have none to race over.
+    @Test func stoppingWhileClientsAreConnected() throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        for round in 0..<20 {
+            let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: Self.logger)
+            try server.start()
+            let idle = try TestHTTPClient(port: server.port)
+            #expect(try idle.request("GET", "/hello").status == 200)
+            let partial = try TestHTTPClient(port: server.port)
+            try partial.sendRaw("GET /hel")
+            let fresh = try TestHTTPClient(port: server.port)
+            server.stop(gracePeriod: round % 2 == 0 ? .zero : .milliseconds(50))
+            #expect(!server.isRunning)
+            #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: server.port, timeout: .seconds(2)) }
+            _ = fresh
+        }
+    }
+
+    /// Stops servers while a client thread keeps opening connections and making requests, so the
+    /// worker threads are awake in their event loops while the server stops accepting.
+    @Test func stoppingWhileRequestsArrive() throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        for _ in 0..<30 {
+            let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: Self.logger)
+            try server.start()
+            let port = server.port
+            let done = Atomic<Bool>(false)
+            let hammering = Thread {
+                while !done.load(ordering: .relaxed) {
+                    _ = try? TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2))
+                }
+            }
+            hammering.start()
+            usleep(20_000)
+            server.stop(gracePeriod: .milliseconds(20))
+            done.store(true, ordering: .relaxed)
+            #expect(!server.isRunning)
+            while !hammering.isFinished { usleep(1_000) }
+        }
+    }
+
+    @Test func connectionLimitsStillApply() throws {
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        let configuration = ServerConfiguration(port: 0, threads: 2, perIPConnectionLimit: 2)
+        try withServer(router, configuration: configuration) { server in
+            let first = try TestHTTPClient(port: server.port)
+            let second = try TestHTTPClient(port: server.port)
+            #expect(try first.request("GET", "/hello").status == 200)
+            #expect(try second.request("GET", "/hello").status == 200)
+            // A third connection from the same address is closed at once.
+            let third = try TestHTTPClient(port: server.port)
+            #expect(third.waitForClose(timeout: .seconds(5)))
         }
     }
 

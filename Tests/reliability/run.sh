@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The reliability scripts against a real server, each on a fresh process:
 #   Tests/reliability/run.sh BINARY [ARTIFACTS_DIR]
-# garbage.py (malformed and mutated request heads), slow_clients.py (slowloris while a normal
-# client measures latency; per-IP limit), vanish.py (clients that leave /big mid-stream: leaks).
+# garbage.py (malformed and mutated request heads; --strict-rfc), slow_clients.py (slowloris while a
+# normal client measures latency, --strict-slowloris: tricklers must be cut; per-IP limit), vanish.py (clients that leave /big mid-stream: leaks).
 # Each server is started on a free loopback port, stopped with SIGTERM, and must exit 0.
 # Sizes suit CI (about 2-3 minutes on 2 cores); the outputs go to ARTIFACTS/reliability-*.txt.
 set -euo pipefail
@@ -59,9 +59,9 @@ run() {
     [ "$status" -eq 0 ] || failures+=("$name")
 }
 
-run garbage "--timeout 3" "$here/garbage.py" --cases "${GARBAGE_CASES:-3000}"
-run slow_clients "--timeout 3 --max-connections 1000 --max-connections-per-ip 50" "$here/slow_clients.py" \
-    --slow "${SLOW_CLIENTS:-300}" --timeout 3 --per-ip-limit 50 --trickle-seconds 10
+run garbage "--timeout 3" "$here/garbage.py" --cases "${GARBAGE_CASES:-3000}" --strict-rfc
+run slow_clients "--timeout 3 --header-timeout 3 --max-connections 1000 --max-connections-per-ip 50" "$here/slow_clients.py" \
+    --slow "${SLOW_CLIENTS:-300}" --timeout 3 --per-ip-limit 50 --trickle-seconds 10 --strict-slowloris
 run vanish "--timeout 10" "$here/vanish.py" --count "${VANISH_COUNT:-1000}"
 
 if [ ${#failures[@]} -ne 0 ]; then

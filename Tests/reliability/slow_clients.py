@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Slow clients (slowloris) while a normal client keeps making requests.
 
-    slow_clients.py --port P [--slow 300] [--timeout 3] [--per-ip-limit 50] [--trickle-seconds 10]
+    slow_clients.py --port P [--slow 300] [--timeout 3] [--per-ip-limit 50] [--trickle-seconds 10] [--strict-slowloris]
 
-Start the server with `--timeout 3 --max-connections-per-ip 50` (and --max-connections above
---slow). Everything targets 127.0.0.1; the slow clients connect *from* other loopback addresses
+Start the server with `--timeout 3 --header-timeout 3 --max-connections-per-ip 50` (and
+--max-connections above --slow). Everything targets 127.0.0.1; the slow clients connect *from* other loopback addresses
 (127.0.0.2, 127.0.0.3, ...: Linux routes all of 127/8 to lo), at most per-ip-limit - 5 per
 address, so the normal client on 127.0.0.1 is never counted against their per-IP limit.
 
@@ -16,15 +16,17 @@ address, so the normal client on 127.0.0.1 is never counted against their per-IP
    - non-readers: send GET /big (a million streamed rows) with a 4 KiB receive buffer and never read;
    while the normal client goes on. Every normal request must succeed; p50/p99 are compared.
    Stallers and non-readers must be cut by the server at timeout + margin (their server-side
-   socket, read from /proc/net/tcp, is no longer ESTABLISHED), tricklers at timeout + margin
-   after their last byte.
+   socket, read from /proc/net/tcp, is no longer ESTABLISHED); tricklers, with
+   --strict-slowloris, at the same point while they still trickle (the server's --header-timeout
+   must then be at most --timeout), and in any case at timeout + margin after their last byte.
 3. Per-IP phase: per-ip-limit + 10 idle connections from one address: the server must hold at
    most per-ip-limit and close the rest at once, keep serving the normal client meanwhile, and
    cut the held ones at timeout + margin.
 
 libmicrohttpd's timeout is an idle timeout: a client that trickles a byte more often than every
-`timeout` seconds is not cut while it trickles (only the connection limits bound it). The script
-measures and reports this; with --strict-slowloris it fails on it.
+`timeout` seconds is not cut by it while it trickles. Cellar's --header-timeout cuts it. Without
+--strict-slowloris a trickler still held is reported as a FINDING (for servers without a head
+deadline); with it, it fails.
 """
 import argparse
 import http.client
@@ -252,8 +254,8 @@ def main():
         if readers:
             failures.append("%d connections that never read /big outlived the timeout" % readers)
         if trickling:
-            finding = ("%d/%d tricklers (1 byte/s) still held after %.1f s: the timeout is an idle timeout, so a "
-                       "client trickling faster than --timeout is bounded only by the connection limits" % (
+            finding = ("%d/%d tricklers (1 byte/s) still held after %.1f s: the request-head deadline did not cut them "
+                       "(is the server's --header-timeout at most --timeout?)" % (
                            trickling, len(kinds["trickler"]), at))
             findings.append(finding)
             if args.strict_slowloris:

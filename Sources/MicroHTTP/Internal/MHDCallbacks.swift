@@ -23,7 +23,7 @@ enum MHDCallbacks {
         return Unmanaged.passRetained(RequestContext(rawTarget: target)).toOpaque()
     }
 
-    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let url, let method, let uploadDataSize, let conCls else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let context: RequestContext
@@ -36,7 +36,8 @@ enum MHDCallbacks {
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         }
         return core.handle(
-            connection: connection, context: context, method: method, url: url, uploadData: uploadData, uploadDataSize: uploadDataSize)
+            connection: connection, context: context, method: method, url: url, version: version, uploadData: uploadData,
+            uploadDataSize: uploadDataSize)
     }
 
     /// The end of a request (sent, aborted or timed out): logs it and releases its context.
@@ -48,13 +49,25 @@ enum MHDCallbacks {
         core.finish(context, termination: termination)
     }
 
-    static let connectionNotification: MHD_NotifyConnectionCallback = { cls, _, _, code in
+    /// A connection starts or ends; the head watchdog watches its socket in between.
+    ///
+    /// libmicrohttpd 0.9.75 calls this with `CLOSED` before it closes the socket, on every path: the
+    /// watchdog relies on that (see ``HeadWatchdog``).
+    static let connectionNotification: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
         guard let cls else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         if code == .CONNECTION_NOTIFY_STARTED {
             core.openConnections.add(1, ordering: .relaxed)
+            if let watchdog = core.headWatchdog, let connection, let socketContext {
+                let socket = cmhd_connection_fd(connection)
+                if socket >= 0 { socketContext.pointee = watchdog.register(socket: socket) }
+            }
             core.observer?.connectionOpened()
         } else {
+            if let watchdog = core.headWatchdog, let socketContext, let watch = socketContext.pointee {
+                socketContext.pointee = nil
+                watchdog.unregister(watch)
+            }
             core.openConnections.subtract(1, ordering: .relaxed)
             core.observer?.connectionClosed()
         }

@@ -30,6 +30,9 @@ final class RequestContext {
     var bufferedBytes = 0
     /// Bytes produced by a streamed response, shared with its ``StreamBox``.
     var streamedBytes: ByteCounter?
+    /// The connection's ``ConnectionWatch`` once the head was counted as complete (not retained: the connection
+    /// outlives its requests, and libmicrohttpd reports a request completed before it reports the connection closed).
+    var watch: UnsafeMutableRawPointer?
 
     init(rawTarget: [UInt8]) {
         self.rawTarget = rawTarget

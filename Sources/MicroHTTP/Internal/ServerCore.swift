@@ -4,6 +4,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// What the C callbacks reach through their `void *` context: everything a request needs, immutable or atomic.
@@ -27,6 +29,8 @@ final class ServerCore: Sendable {
     let defaultHeaders: [CHeader]
     /// The last message libmicrohttpd logged (used to explain a failed start).
     let lastDaemonMessage = Locked<String?>(nil)
+    /// The request-head deadline; nil when ``ServerConfiguration/headerTimeout`` is 0.
+    let headWatchdog: HeadWatchdog?
 
     init(
         configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?,
@@ -39,21 +43,35 @@ final class ServerCore: Sendable {
         self.accessLog = accessLog
         defaultHeaders = configuration.defaultHeaders.map { CHeader(name: $0.name, value: $0.value) }
         self.renderError = configuration.errorRenderer ?? ErrorPage.render
+        self.headWatchdog = configuration.headerTimeout > 0 ? HeadWatchdog(timeout: .seconds(configuration.headerTimeout)) : nil
     }
 
     /// One access-handler call: headers, then body chunks, then the end of the body, when the response is queued.
     func handle(
         connection: OpaquePointer, context: RequestContext, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>,
-        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>
+        version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch context.phase {
         case .started:
             // Answering now would make libmicrohttpd drop keep-alive (NOTES.md §6): wait for the next call.
             context.phase = .receivingBody
+            // The head is complete: the connection no longer waits for one (one store; see HeadWatchdog).
+            if headWatchdog != nil, let watch = cmhd_connection_socket_context(connection) {
+                ConnectionWatch.headCompleted(watch)
+                context.watch = watch
+            }
             context.method = HTTPMethod(rawValue: String(cString: method))
             // The path comes from the raw target (see RequestContext.decodePath): libmicrohttpd's `url` is cut at `%00`.
             if context.rawTarget.isEmpty { context.path = String(cString: url) }
-            let length = Self.headerValue(connection, "Content-Length").flatMap { Int($0) }
+            var head = cmhd_head_check()
+            cmhd_check_head(connection, &head)
+            if let problem = Self.headProblem(head, version: version) {
+                // The framing or the target is ambiguous: answer now, and close (RFC 9112 §6.3).
+                return answer(connection: connection, context: context, error: HTTPError(.badRequest, problem, headers: ["Connection": "close"]))
+            }
+            let length = head.content_length.flatMap { value in
+                Int(String(decoding: UnsafeRawBufferPointer(start: value, count: head.content_length_size), as: UTF8.self))
+            }
             if let length, length > configuration.maxBodySize {
                 context.bodyTooLarge = true
                 // With `Expect: 100-continue` the body has not been sent yet: refuse it before it is.
@@ -198,6 +216,8 @@ final class ServerCore: Sendable {
     /// Called once per request when libmicrohttpd is done with it: the access log line and the observer.
     func finish(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
         inFlightRequests.subtract(1, ordering: .relaxed)
+        // A keep-alive connection now waits for its next head.
+        if let watch = context.watch { ConnectionWatch.requestFinished(watch) }
         let outcome: RequestSummary.Outcome
         switch termination {
         case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed
@@ -225,6 +245,23 @@ final class ServerCore: Sendable {
         lastDaemonMessage.withLock { $0 = message }
         // Mostly per-connection noise (resets, timeouts); a failed start is reported through ServerError as well.
         logger.notice("libmicrohttpd: \(message)")
+    }
+
+    /// Why RFC 9112 says to refuse this head with 400, or nil. libmicrohttpd 0.9.75 accepts all of these.
+    ///
+    /// Two *identical* Content-Length fields are accepted: RFC 9110 §8.6 lets a recipient treat them as
+    /// one value, and they frame the body the same way whichever one a proxy picks.
+    static func headProblem(_ head: cmhd_head_check, version: UnsafePointer<CChar>?) -> String? {
+        if head.content_length_conflict { return "The request has two different Content-Length values." }
+        if head.host_count > 1 { return "The request has more than one Host header field." }
+        if head.invalid_field_name {
+            return "A header field name is empty or holds a character that is not allowed there (e.g. a space before the colon)."
+        }
+        // HTTP/1.0 may omit Host; HTTP/1.1 (and any later 1.x that libmicrohttpd answers as 1.1) must send it.
+        if head.host_count == 0, let version, strncmp(version, "HTTP/1.", 7) == 0, strcmp(version, "HTTP/1.0") != 0 {
+            return "An HTTP/1.1 request must have a Host header field."
+        }
+        return nil
     }
 
     /// libmicrohttpd writes `Content-Length`, `Transfer-Encoding` and framing itself.

@@ -39,6 +39,14 @@ struct SocketAddress {
         throw ServerError.invalidHost(host)
     }
 
+    /// The size of the `sockaddr` ``withSockAddr(_:)`` passes.
+    var length: socklen_t {
+        switch storage {
+        case .v4: socklen_t(MemoryLayout<sockaddr_in>.size)
+        case .v6: socklen_t(MemoryLayout<sockaddr_in6>.size)
+        }
+    }
+
     /// Calls `body` with a pointer to the `sockaddr` (valid only during the call).
     func withSockAddr<Result>(_ body: (UnsafeMutableRawPointer) throws -> Result) rethrows -> Result {
         switch storage {

@@ -86,12 +86,6 @@ static inline struct MHD_OptionItem cmhd_option_external_logger(struct cmhd_logg
     return item;
 }
 
-/// The port the daemon is bound to (useful after binding port 0); 0 when unknown.
-static inline uint16_t cmhd_daemon_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info ? info->port : 0;
-}
-
 /// Connections the daemon currently holds open.
 static inline unsigned int cmhd_daemon_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);

@@ -93,7 +93,15 @@ public final class Server: Sendable {
                 context.release()
                 throw ServerError.bindFailed(host: configuration.host, port: configuration.port, reason: reason)
             }
-            listener.start(daemon: daemon, core: core)
+            do throws(ServerError) {
+                try listener.start(daemon: daemon, core: core, host: configuration.host)
+            } catch {
+                MHD_stop_daemon(daemon)
+                listener.stop()
+                daemonLogger.deallocate()
+                context.release()
+                throw error
+            }
             state = .running(daemon: daemon, listener: listener, context: context, daemonLogger: daemonLogger)
             core.logger.info(
                 "Listening", metadata: ["host": "\(configuration.host)", "port": "\(listener.port)", "threads": "\(configuration.threads)"])

@@ -76,16 +76,21 @@ final class Listener: @unchecked Sendable {
     }
 
     /// Starts the thread: accepts into `daemon` and sweeps `watchdog` (if any) until ``stop()``.
-    func start(daemon: OpaquePointer, core: ServerCore) {
-        let context = Unmanaged.passRetained(Loop(listener: self, daemon: daemon, core: core)).toOpaque()
+    /// Throws ``ServerError/bindFailed(host:port:reason:)`` when the thread cannot be made (no
+    /// memory, a thread limit): the server then cannot accept, and says why instead of crashing.
+    func start(daemon: OpaquePointer, core: ServerCore, host: String) throws(ServerError) {
+        let context = Unmanaged.passRetained(Loop(listener: self, daemon: daemon, core: core))
         var thread = pthread_t()
         let created = pthread_create(
             &thread, nil,
             { context in
                 Unmanaged<Loop>.fromOpaque(context!).takeRetainedValue().run()
                 return nil
-            }, context)
-        precondition(created == 0, "cannot create the listener thread: \(String(cString: strerror(created)))")
+            }, context.toOpaque())
+        guard created == 0 else {
+            context.release()
+            throw ServerError.bindFailed(host: host, port: port, reason: "cannot create the listener thread: \(String(cString: strerror(created)))")
+        }
         self.thread = thread
     }
 

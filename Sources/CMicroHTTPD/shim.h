@@ -115,6 +115,7 @@ static inline void *cmhd_connection_socket_context(struct MHD_Connection *connec
 struct cmhd_head_check {
     unsigned int host_count;
     unsigned int content_length_count;
+    unsigned int transfer_encoding_count;
     /// Two Content-Length fields with different values (RFC 9112 §6.3; identical ones are one value, RFC 9110 §8.6).
     bool content_length_conflict;
     /// A field name that is empty or holds a byte outside RFC 9110's `token` (a space or tab before the colon, say).
@@ -143,6 +144,8 @@ static inline enum MHD_Result cmhd_head_check_field(void *cls, enum MHD_ValueKin
     }
     if (key_size == 4 && strncasecmp(key, "host", 4) == 0) {
         check->host_count++;
+    } else if (key_size == 17 && strncasecmp(key, "transfer-encoding", 17) == 0) {
+        check->transfer_encoding_count++;
     } else if (key_size == 14 && strncasecmp(key, "content-length", 14) == 0) {
         if (check->content_length_count++ == 0) {
             check->content_length = value;
@@ -154,7 +157,7 @@ static inline enum MHD_Result cmhd_head_check_field(void *cls, enum MHD_ValueKin
     return MHD_YES;
 }
 
-/// One pass over the request's header fields (no allocation): counts Host and Content-Length, checks the names.
+/// One pass over the request's header fields (no allocation): counts Host, Content-Length and Transfer-Encoding, checks the names.
 static inline void cmhd_check_head(struct MHD_Connection *connection, struct cmhd_head_check *check) {
     memset(check, 0, sizeof *check);
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_head_check_field, check);

@@ -27,6 +27,16 @@ import Testing
             "two different Content-Length values", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
             "Content-Length"
         ),
+        (
+            "Transfer-Encoding with Content-Length",
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
+            "Transfer-Encoding"
+        ),
+        (
+            "Content-Length after Transfer-Encoding",
+            "POST /echo HTTP/1.1\r\nHost: x\r\ntransfer-encoding: chunked\r\ncontent-length: 4\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
+            "Transfer-Encoding"
+        ),
         ("no Host in HTTP/1.1", "GET /hello HTTP/1.1\r\n\r\n", "Host"),
         ("two Host fields", "GET /hello HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", "Host"),
         ("two identical Host fields", "GET /hello HTTP/1.1\r\nHost: x\r\nHost: x\r\n\r\n", "Host"),

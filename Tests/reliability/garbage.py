@@ -139,7 +139,9 @@ def fixed_cases():
                  b"0x5\r\nhello\r\n0\r\n\r\n", b" 5\r\nhello\r\n0\r\n\r\n", b"5\r\nhello\r\n", b"100000000\r\n" + b"x" * 100]:
         expect = "any" if body in (b"5\nhello\n0\n\n", b"5;ext=\x00\r\nhello\r\n0\r\n\r\n", b" 5\r\nhello\r\n0\r\n\r\n") else "reject"
         add("chunked", te + body, expect)
-    add("chunked", h + b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "any")
+    # Transfer-Encoding with Content-Length: the request-smuggling pair (RFC 9112 §6.3), refused with 400.
+    add("rfc-lenient", h + b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "lenient")
+    add("rfc-lenient", h + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "lenient")
     add("chunked", h + b"Transfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "any")
     add("chunked", h + b"Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n5\r\nhello\r\n0\r\n\r\n", "any")
     add("chunked", h + b"Transfer-Encoding: identity\r\n\r\n", "any")

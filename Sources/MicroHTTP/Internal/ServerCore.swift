@@ -253,6 +253,11 @@ final class ServerCore: Sendable {
     /// one value, and they frame the body the same way whichever one a proxy picks.
     static func headProblem(_ head: cmhd_head_check, version: UnsafePointer<CChar>?) -> String? {
         if head.content_length_conflict { return "The request has two different Content-Length values." }
+        // RFC 9112 §6.3: a server may refuse both together, and must not keep the connection
+        // otherwise; they are how a request is smuggled past a proxy that reads the other one.
+        if head.transfer_encoding_count > 0 && head.content_length_count > 0 {
+            return "The request has both Transfer-Encoding and Content-Length."
+        }
         if head.host_count > 1 { return "The request has more than one Host header field." }
         if head.invalid_field_name {
             return "A header field name is empty or holds a character that is not allowed there (e.g. a space before the colon)."

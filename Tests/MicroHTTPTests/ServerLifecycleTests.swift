@@ -54,15 +54,21 @@ import Testing
         }
     }
 
+    /// A started server on a free port with four worker threads, answering `GET /hello`.
+    static func startedHelloServer() throws -> Server {
+        var router = Router()
+        router.get("/hello") { _ in .text("hello") }
+        let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: logger)
+        try server.start()
+        return server
+    }
+
     /// Servers stopped while their worker threads are busy with connections. With `MHD_quiesce_daemon` this
     /// aborted now and then in libmicrohttpd 0.9.75 ("Failed to remove listen FD from epoll set"); the
     /// listening socket is now the server's own (see Listener), so the workers have none to race over.
     @Test func stoppingWhileClientsAreConnected() throws {
-        var router = Router()
-        router.get("/hello") { _ in .text("hello") }
         for round in 0..<20 {
-            let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: Self.logger)
-            try server.start()
+            let server = try Self.startedHelloServer()
             let idle = try TestHTTPClient(port: server.port)
             #expect(try idle.request("GET", "/hello").status == 200)
             let partial = try TestHTTPClient(port: server.port)
@@ -78,11 +84,8 @@ import Testing
     /// Stops servers while a client thread keeps opening connections and making requests, so the
     /// worker threads are awake in their event loops while the server stops accepting.
     @Test func stoppingWhileRequestsArrive() throws {
-        var router = Router()
-        router.get("/hello") { _ in .text("hello") }
         for _ in 0..<30 {
-            let server = Server(configuration: ServerConfiguration(port: 0, threads: 4), responder: router, logger: Self.logger)
-            try server.start()
+            let server = try Self.startedHelloServer()
             let port = server.port
             let done = Atomic<Bool>(false)
             let hammering = Thread {

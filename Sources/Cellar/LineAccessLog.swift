@@ -18,7 +18,7 @@ public struct LineAccessLog: AccessLogWriter {
 
     public func write(_ summary: RequestSummary) {
         // One write(2) for many requests: see StandardOutput.
-        LineLogHandler.write(line(for: summary), deferred: true)
+        StandardOutput.shared.write(line(for: summary), deferred: true)
     }
 
     /// The line for `summary`: fields in key order, as the log handler sorts them.

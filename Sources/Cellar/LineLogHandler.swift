@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -44,10 +43,6 @@ public struct LineLogHandler: LogHandler {
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line.field(key, value.description) }
         return line.finish()
     }
-
-    /// Writes a finished line to standard output, whole (lines from worker threads never
-    /// interleave); a `deferred` one may wait a moment to go out with others (``StandardOutput``).
-    static func write(_ line: [UInt8], deferred: Bool = false) { StandardOutput.shared.write(line, deferred: deferred) }
 
     /// A logfmt value: bare when it is plain, quoted with `\"`, `\\`, `\n`, `\r`, `\t` and
     /// `\u{…}` escapes otherwise. Works on the UTF-8 bytes: every byte of a multi-byte character

@@ -39,6 +39,10 @@ extension RequestSummary {
         }
     }
 
+    /// The longest duration written, in seconds: anything longer (no clock gives it) is written as
+    /// this, so the microseconds cannot overflow.
+    public static let maximumLoggedSeconds: Int64 = (Int64.max - 999_999) / 1_000_000
+
     /// Room ``writeDurationMilliseconds(into:)`` needs: 19 digits, a point and 3 decimals.
     public static let millisecondsCapacity = 24
 
@@ -47,19 +51,20 @@ extension RequestSummary {
     /// of instructions per request.
     public func writeDurationMilliseconds(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let components = duration.components
-        let microseconds = max(0, components.seconds) &* 1_000_000 &+ max(0, components.attoseconds) / 1_000_000_000_000
+        let seconds = min(max(0, components.seconds), Self.maximumLoggedSeconds)
+        let microseconds = seconds * 1_000_000 + max(0, components.attoseconds) / 1_000_000_000_000
         var milliseconds = microseconds / 1000
         var fraction = microseconds % 1000
-        // Whole milliseconds, right to left, then moved to the front.
-        var digits = 0
-        var scratch = (UInt64(0), UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &scratch) { scratch in
-            repeat {
-                scratch[23 - digits] = UInt8(ascii: "0") &+ UInt8(milliseconds % 10)
-                milliseconds /= 10
-                digits += 1
-            } while milliseconds > 0
-            for index in 0..<digits { buffer[index] = scratch[24 - digits + index] }
+        var digits = 1
+        var rest = milliseconds
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        // Whole milliseconds, right to left.
+        for position in stride(from: digits - 1, through: 0, by: -1) {
+            buffer[position] = UInt8(ascii: "0") &+ UInt8(milliseconds % 10)
+            milliseconds /= 10
         }
         guard fraction > 0 else { return digits }
         var decimals = 3

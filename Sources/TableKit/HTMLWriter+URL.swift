@@ -27,8 +27,8 @@ extension HTMLWriter {
             default:
                 // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.
                 append(UInt8(ascii: "%"))
-                append(HTMLWriter.hexDigits[Int(byte >> 4)])
-                append(HTMLWriter.hexDigits[Int(byte & 0x0F)])
+                append(HTMLWriter.hexDigit(byte >> 4))
+                append(HTMLWriter.hexDigit(byte & 0x0F))
             }
             index += 1
         }

@@ -156,7 +156,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
         var out = output
         // Digits and unreserved ASCII are most identifiers: copy them without touching a table.
         for byte in source {
-            if isUnreservedFast(byte) {
+            if isUnreserved(byte) {
                 out.pointee = byte
                 out += 1
             } else {
@@ -203,28 +203,17 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     // MARK: Escaping
 
-    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-    /// ``isUnreserved(_:)`` with comparisons only (no table behind a lazy global), for the per-row path.
-    @inline(__always) static func isUnreservedFast(_ byte: UInt8) -> Bool {
-        let letter = byte | 0x20
-        return (letter &- UInt8(ascii: "a")) < 26 || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
-    }
-
     /// The uppercase hexadecimal digit for a value below 16.
     @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
     }
 
-    @usableFromInline static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+    /// RFC 3986 unreserved: `A–Z a–z 0–9 - . _ ~`. Comparisons only, no table behind a lazy global:
+    /// it runs for every byte of every row identifier.
+    @inline(__always) static func isUnreserved(_ byte: UInt8) -> Bool {
+        let letter = byte | 0x20
+        return (letter &- UInt8(ascii: "a")) < 26 || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
     /// What each byte needs: 0 nothing, 1 an entity, 2 a closer look (controls and the lead

@@ -115,7 +115,7 @@ public struct TableRenderer {
         let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
         let cell = try provider.dequeueConfiguredCell(from: tableView, selection: selection)
         html.raw("<li class=\"cell ")
-        html.append(cell.styleClassAttribute)
+        if let entry = cell.poolEntryReference { entry._withUnsafeGuaranteedRef { html.append($0.styleClassAttribute) } }
         html.raw("\" id=\"row-")
         html.pathSegment(identifier)
         html.raw("\">")

@@ -52,9 +52,7 @@ public final class TableView {
 
     /// Gives a cell back to the pool once its row is written, as UIKit does when a row scrolls away.
     public func recycle(_ cell: TableViewCell) {
-        guard let entry = cell.poolEntryReference else { return }
-        cell.selection = nil
-        entry._withUnsafeGuaranteedRef { $0.idle.append(cell) }
+        recycle(consuming: cell)
     }
 
     /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list,
@@ -105,7 +103,6 @@ public final class TableView {
         } else {
             cell = makeCell(for: entry.registration, identifier: entry.identifier)
             cell.poolEntryReference = Unmanaged.passUnretained(entry)
-            cell.styleClassAttribute = entry.styleClassAttribute
             pool.countCreated()
         }
         cell.indexPath = indexPath

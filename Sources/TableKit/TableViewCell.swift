@@ -18,8 +18,6 @@ open class TableViewCell: CellIdentifiable {
     /// the pool owns its entries for as long as it owns the cell, and the per-row paths borrow it
     /// (`_withUnsafeGuaranteedRef`) instead of retaining and releasing it for every row.
     @exclusivity(unchecked) var poolEntryReference: Unmanaged<ReusePool.Entry>?
-    /// The row element's escaped CSS class, owned by the pool entry (see ``ReusePool``).
-    @exclusivity(unchecked) var styleClassAttribute = UnsafeRawBufferPointer(start: nil, count: 0)
 
     /// The pool slot, for the paths that are not per row.
     var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }

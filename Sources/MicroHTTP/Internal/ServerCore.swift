@@ -168,11 +168,8 @@ final class ServerCore: Sendable {
         }
         let handle: OpaquePointer?
         switch response.body {
-        case .empty:
+        case .empty, .bytes([]):
             handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-        case .bytes(let bytes) where bytes.isEmpty:
-            handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-            context.bufferedBytes = 0
         case .bytes(let bytes):
             // libmicrohttpd sends from the array's own storage (no copy of the body); the box keeps
             // the array alive until the response is destroyed and the free callback releases it.
@@ -287,8 +284,8 @@ final class ServerCore: Sendable {
     }
 }
 
-/// A header field as C strings, for headers that go on every response. Never freed: it lives as
-/// long as the server's core, which lives until the process ends or the server is released.
+/// A header field as C strings, for headers that go on every response: made once with the
+/// server's core and freed with it.
 final class CHeader: Sendable {
     let name: String
     nonisolated(unsafe) let cName: UnsafeMutablePointer<CChar>

@@ -35,7 +35,7 @@ final class JSONListBody: ListBody {
     /// The controller, when it writes its rows' items itself (checked once per response).
     private let directItems: (any JSONItemWriting)?
     /// Class cells' reuse identifiers, spelled once per response.
-    private var cellNames: [ObjectIdentifier: String] = [:]
+    @exclusivity(unchecked) private var cellNames: [(cellClass: TableViewCell.Type, name: String)] = []
 
     init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks) {
         self.route = route
@@ -158,29 +158,45 @@ final class JSONListBody: ListBody {
 
     private func cellName(_ provider: DataCellProvider) -> String {
         guard let cellClass = provider.cellClass, provider.isDequeuedByClass else { return provider.reuseIdentifier }
-        let key = ObjectIdentifier(cellClass)
-        if let name = cellNames[key] { return name }
+        // Found by identity in a short list: no hashing per row.
+        for (known, name) in cellNames where known == cellClass { return name }
         let name = provider.reuseIdentifier
-        cellNames[key] = name
+        cellNames.append((cellClass, name))
         return name
+    }
+
+    /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell name met, written once
+    /// per response: a row appends it whole between its identifier and its link's last segment.
+    // One render at a time: no exclusivity checks per row.
+    @exclusivity(unchecked) private var cellMembers: [(name: String, bytes: [UInt8])] = []
+
+    private func writeCellMember(_ name: String) {
+        // A list has a handful of cell kinds: a linear search of short names beats hashing one per row.
+        for index in cellMembers.indices where cellMembers[index].name == name {
+            cellMembers[index].bytes.withUnsafeBytes { encoder.writer.append($0) }
+            return
+        }
+        var json = JSONWriter()
+        json.string(after: ",\"cell\":", name)
+        if route.hasDetail {
+            json.string(after: ",\"href\":", route.path + "/")
+            json.truncate(to: json.count - 1)
+        } else {
+            json.raw(",\"href\":null")
+        }
+        let bytes = json.takeBytes()
+        if cellMembers.count < 16 { cellMembers.append((name, bytes)) }
+        bytes.withUnsafeBytes { encoder.writer.append($0) }
     }
 
     private func writeRow(_ indexPath: IndexPath, first: Bool) throws {
         let identifier = controller.identifier(forRowAt: indexPath)
         let provider = controller.cellProvider(forRowAt: indexPath)
-        let json = JSONWriterAccess(encoder)
-        // Adjacent syntax is written as one literal: one append instead of three.
-        json.raw(first ? "{\"id\":" : ",{\"id\":")
-        json.string(identifier)
-        json.raw(",\"cell\":")
-        json.string(cellName(provider))
-        json.raw(",\"href\":")
+        encoder.writer.string(after: first ? "{\"id\":" : ",{\"id\":", identifier)
+        writeCellMember(cellName(provider))
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
-        if route.hasDetail {
-            encoder.writer.link(base: route.path, identifier: identifier)
-        } else {
-            json.null()
-        }
+        if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
+        let json = JSONWriterAccess(encoder)
         if let direct = directItems {
             // The controller writes its own items: no Encodable containers, no cast per row.
             let mark = encoder.writer.count

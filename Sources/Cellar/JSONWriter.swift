@@ -49,6 +49,43 @@ public struct JSONWriter: ~Copyable, Sendable {
         }
     }
 
+    /// Appends syntax written in the source code and then a string value, quoted and escaped, in
+    /// one step: `json.string(after: ",\"name\":", name)` writes `,"name":"…"` with one
+    /// reservation instead of two appends.
+    public mutating func string(after syntax: StaticString, _ value: String) {
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { quoted($0, after: syntax) }
+        if done == nil {
+            var value = value
+            value.withUTF8 { quoted($0, after: syntax) }
+        }
+    }
+
+    private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>, after syntax: StaticString) {
+        let prefix = syntax.utf8CodeUnitCount
+        buffer.write(reserving: prefix &+ source.count &* 6 &+ 10) { out in
+            ByteBuffer.copy(syntax.utf8Start, count: prefix, to: out)
+            return prefix &+ JSONWriter.writeQuoted(source, into: out + prefix)
+        }
+    }
+
+    /// Appends `identifier` percent-encoded as a path segment and a closing quote: the end of a
+    /// row link whose start (`"base/`) was written before.
+    mutating func pathSegmentClosingString(_ identifier: String) {
+        let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { segmentAndQuote($0) }
+        if done == nil {
+            var identifier = identifier
+            identifier.withUTF8 { segmentAndQuote($0) }
+        }
+    }
+
+    private mutating func segmentAndQuote(_ source: UnsafeBufferPointer<UInt8>) {
+        buffer.write(reserving: source.count &* 3 &+ 1) { out in
+            let written = HTMLWriter.writePathSegment(source, into: out)
+            out[written] = UInt8(ascii: "\"")
+            return written &+ 1
+        }
+    }
+
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
         // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3; the word stores may write 7 bytes past the end.
         buffer.write(reserving: source.count &* 6 &+ 10) { JSONWriter.writeQuoted(source, into: $0) }
@@ -133,11 +170,33 @@ public struct JSONWriter: ~Copyable, Sendable {
         if let value { string(value) } else { null() }
     }
 
-    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digit for a value below 16.
+    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
+    }
 
-    /// Which bytes need a look: controls, `"`, `\\`, `<`, `>`, `&`, `'`, and 0xE2 (U+2028/U+2029).
-    static let needsLook: [Bool] = (0..<256).map { byte in
-        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x27 || byte == 0xE2
+    /// Whether an ASCII byte needs an escape: controls, `"`, `\\`, `<`, `>`, `&` and `'`.
+    /// Comparisons, not a table behind a lazy global (which cost a `swift_once` per string).
+    @inline(__always) static func needsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00..<0x20, 0x22, 0x5C, 0x3C, 0x3E, 0x26, 0x27: true
+        default: false
+        }
+    }
+
+    /// The escape of an ASCII byte that needs one, packed little-endian for one 8-byte store:
+    /// `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for other controls and `< > & '`.
+    @inline(__always) static func asciiEscape(_ byte: UInt8) -> (word: UInt64, length: Int) {
+        switch byte {
+        case 0x22: (0x22_5C, 2)
+        case 0x5C: (0x5C_5C, 2)
+        case 0x0A: (0x6E_5C, 2)
+        case 0x0D: (0x72_5C, 2)
+        case 0x09: (0x74_5C, 2)
+        default:
+            // `\u00` then two hex digits.
+            (0x30_30_75_5C | UInt64(hexDigit(byte >> 4)) << 32 | UInt64(hexDigit(byte & 0x0F)) << 40, 6)
+        }
     }
 
     /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
@@ -151,51 +210,42 @@ public struct JSONWriter: ~Copyable, Sendable {
             out.pointee = UInt8(ascii: "\"")
             return 2
         }
-        // The tables are lazily initialised globals: touched once per string, not once per byte.
-        needsLook.withUnsafeBufferPointer { table in
-            asciiEscapes.withUnsafeBufferPointer { escapes in
-                let look = table.baseAddress.unsafelyUnwrapped
-                var index = 0
-                while index < count {
-                    // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
-                    ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
-                    guard index < count else { break }
-                    let byte = input[index]
-                    if !look[Int(byte)] {
-                        // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
-                        out.pointee = byte
-                        out += 1
-                        index &+= 1
-                        while index < count && (input[index] >= 0x80 || count < 8) && !look[Int(input[index])] {
-                            out.pointee = input[index]
-                            out += 1
-                            index &+= 1
-                        }
-                        continue
-                    }
-                    if byte < 0x80 {
-                        // `\"`, `\\`, `\n`, `\u003c`…: one store from the table.
-                        let escape = escapes[Int(byte)]
-                        ByteScan.store(escape.word, at: out)
-                        out += Int(escape.length)
-                        index &+= 1
-                        continue
-                    }
-                    switch byte {
-                    case 0xE2:
-                        // U+2028 and U+2029 end lines in JavaScript.
-                        if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
-                            out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
-                            index += 3
-                            continue
-                        }
-                        out.pointee = byte
-                        out += 1
-                    default:
-                        out += writeUnicodeEscape(UInt16(byte), into: out)
-                    }
-                    index += 1
+        var index = 0
+        while index < count {
+            // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
+            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
+            guard index < count else { break }
+            let byte = input[index]
+            if byte < 0x80 && needsEscape(byte) {
+                // `\"`, `\\`, `\n`, `\u003c`…: one store.
+                let escape = asciiEscape(byte)
+                ByteScan.store(escape.word, at: out)
+                out += escape.length
+                index &+= 1
+                continue
+            }
+            if byte == 0xE2 {
+                // U+2028 and U+2029 end lines in JavaScript.
+                if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
+                    out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
+                    index &+= 3
+                    continue
                 }
+                out.pointee = byte
+                out += 1
+                index &+= 1
+                continue
+            }
+            // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
+            out.pointee = byte
+            out += 1
+            index &+= 1
+            while index < count && (input[index] >= 0x80 || count < 8) {
+                let next = input[index]
+                if next == 0xE2 || (next < 0x80 && needsEscape(next)) { break }
+                out.pointee = next
+                out += 1
+                index &+= 1
             }
         }
         out.pointee = UInt8(ascii: "\"")
@@ -203,34 +253,13 @@ public struct JSONWriter: ~Copyable, Sendable {
         return out - output
     }
 
-    /// The escape of each ASCII byte that needs one (length 0 for the others), packed for one
-    /// 8-byte store: `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for other controls and `< > & '`.
-    static let asciiEscapes: [(word: UInt64, length: UInt8)] = (0..<128).map { byte -> (word: UInt64, length: UInt8) in
-        let escaped: [UInt8]
-        switch byte {
-        case 0x22: escaped = Array(#"\""#.utf8)
-        case 0x5C: escaped = Array(#"\\"#.utf8)
-        case 0x0A: escaped = Array(#"\n"#.utf8)
-        case 0x0D: escaped = Array(#"\r"#.utf8)
-        case 0x09: escaped = Array(#"\t"#.utf8)
-        case 0x00..<0x20, 0x26, 0x27, 0x3C, 0x3E:
-            escaped = [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[byte >> 4], hex[byte & 0xF]]
-        default: escaped = []
-        }
-        var word: UInt64 = 0
-        for (offset, unit) in escaped.enumerated() { word |= UInt64(unit) << (8 * UInt64(offset)) }
-        return (word, UInt8(escaped.count))
-    }
-
     static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        hex.withUnsafeBufferPointer { hex in
-            out[0] = 0x5C
-            out[1] = UInt8(ascii: "u")
-            out[2] = hex[Int(unit >> 12)]
-            out[3] = hex[Int((unit >> 8) & 0xF)]
-            out[4] = hex[Int((unit >> 4) & 0xF)]
-            out[5] = hex[Int(unit & 0xF)]
-        }
+        out[0] = 0x5C
+        out[1] = UInt8(ascii: "u")
+        out[2] = hexDigit(UInt8(unit >> 12))
+        out[3] = hexDigit(UInt8((unit >> 8) & 0xF))
+        out[4] = hexDigit(UInt8((unit >> 4) & 0xF))
+        out[5] = hexDigit(UInt8(unit & 0xF))
         return 6
     }
 

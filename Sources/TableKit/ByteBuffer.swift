@@ -108,10 +108,14 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         let count = source.count
         guard count > 0, let from = source.baseAddress else { return }
         reserve(count)
-        let to = base.unsafelyUnwrapped + length
+        ByteBuffer.copy(from.assumingMemoryBound(to: UInt8.self), count: count, to: base.unsafelyUnwrapped + length)
+        length &+= count
+    }
+
+    /// Copies `count` bytes; markup literals are short, and for them a call to memcpy would cost
+    /// more than the copy.
+    @inlinable @inline(__always) public static func copy(_ from: UnsafePointer<UInt8>, count: Int, to: UnsafeMutablePointer<UInt8>) {
         if count <= 16 {
-            // Markup literals are short: a call to memcpy would cost more than the copy.
-            let from = from.assumingMemoryBound(to: UInt8.self)
             if count >= 8 {
                 ByteScan.store(ByteScan.load(from), at: to)
                 ByteScan.store(ByteScan.load(from + (count &- 8)), at: to + (count &- 8))
@@ -121,7 +125,6 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         } else {
             UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: count)
         }
-        length &+= count
     }
 
     /// Appends one byte.

@@ -208,26 +208,28 @@ public struct HTMLWriter: ~Copyable, Sendable {
         value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
     }
 
-    /// RFC 3986 unreserved: `A–Z a–z 0–9 - . _ ~`. Comparisons only, no table behind a lazy global:
-    /// it runs for every byte of every row identifier.
+    /// RFC 3986 unreserved: `A–Z a–z 0–9 - . _ ~`. A bit test in one of two 64-bit constants, no
+    /// table behind a lazy global: it runs for every byte of every row identifier.
     @inline(__always) static func isUnreserved(_ byte: UInt8) -> Bool {
-        let letter = byte | 0x20
-        return (letter &- UInt8(ascii: "a")) < 26 || (byte &- UInt8(ascii: "0")) < 10 || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+        // Bits 45 `-`, 46 `.`, 48–57 `0–9` of the bytes below 64; bits 1–26 `A–Z`, 31 `_`,
+        // 33–58 `a–z` and 62 `~` of the bytes from 64 to 127 (a test holds them to the definition).
+        let low: UInt64 = 0x03FF_6000_0000_0000
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE
+        if byte < 64 { return (low &>> UInt64(byte)) & 1 != 0 }
+        return byte < 128 && (high &>> UInt64(byte &- 64)) & 1 != 0
     }
 
-    /// What each byte needs: 0 nothing, 1 an entity, 2 a closer look (controls and the lead
-    /// bytes of C1 controls and noncharacters, which HTML forbids).
-    @usableFromInline static let byteClass: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        for byte in [0x26, 0x3C, 0x3E, 0x22, 0x27] { table[byte] = 1 }
-        for byte in 0x00...0x1F where byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D { table[byte] = 2 }
-        table[0x7F] = 2
-        table[0xC2] = 2
-        table[0xEF] = 2
-        for byte in 0xF0...0xF4 { table[byte] = 2 }
-        return table
-    }()
+    /// Whether a byte is written as it is, without a closer look: everything but `& < > " '`,
+    /// controls other than tab, newline, form feed and carriage return, DEL, and the lead bytes
+    /// of C1 controls (0xC2) and of noncharacters (0xEF, 0xF0–0xF4). Comparisons the compiler
+    /// turns into bit tests: no table behind a lazy global, which cost a `swift_once` per text.
+    @inlinable @inline(__always) static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F, 0xC2, 0xEF, 0xF0...0xF4: false
+        case 0x00..<0x20: byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+        default: true
+        }
+    }
 
     /// Writes `source` to `output` with `& < > " '` replaced by entities; returns the bytes written
     /// (at most 6 per input byte). `output` must have room for 6 bytes per input byte and 8 more:
@@ -238,67 +240,72 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// always parses back to the same text a validator accepts.
     @usableFromInline static func escape(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         guard let input = source.baseAddress else { return 0 }
-        // The tables are lazily initialised globals: touch each once per call, not once per byte.
-        return byteClass.withUnsafeBufferPointer { table in
-            entityWords.withUnsafeBufferPointer { entities in
-                let classes = table.baseAddress.unsafelyUnwrapped
-                var out = output
-                var index = 0
-                let count = source.count
-                while index < count {
-                    // Eight bytes at a time up to the next byte that needs a look…
-                    ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
-                    guard index < count else { break }
-                    // …then byte by byte through the table: a flagged byte, a run of non-ASCII text
-                    // (flagged by the word test, clean for the table) or a text shorter than a word.
-                    let byte = input[index]
-                    switch classes[Int(byte)] {
-                    case 0:
-                        out.pointee = byte
+        var out = output
+        var index = 0
+        let count = source.count
+        while index < count {
+            // Eight bytes at a time up to the next byte that needs a look…
+            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
+            guard index < count else { break }
+            // …then that byte: an entity (one 8-byte store of a constant), a run of non-ASCII text
+            // (flagged by the word test, plain after all), a text shorter than a word, or a
+            // forbidden code point.
+            let byte = input[index]
+            let entity: (word: UInt64, length: Int)
+            switch byte {
+            case 0x26: entity = (Entity.amp, 5)
+            case 0x3C: entity = (Entity.lt, 4)
+            case 0x3E: entity = (Entity.gt, 4)
+            case 0x22: entity = (Entity.quot, 6)
+            case 0x27: entity = (Entity.apos, 5)
+            default:
+                if isPlain(byte) {
+                    out.pointee = byte
+                    out += 1
+                    index &+= 1
+                    while index < count && (input[index] >= 0x80 || count < 8) && isPlain(input[index]) {
+                        out.pointee = input[index]
                         out += 1
                         index &+= 1
-                        while index < count && (input[index] >= 0x80 || count < 8) && classes[Int(input[index])] == 0 {
-                            out.pointee = input[index]
-                            out += 1
-                            index &+= 1
-                        }
-                    case 1:
-                        let entity = entities[Int(byte & 0x1F)]
-                        ByteScan.store(entity.word, at: out)
-                        out += Int(entity.length)
-                        index &+= 1
-                    default:
-                        let length = forbiddenLength(source, at: index)
-                        if length == 0 {
-                            out.pointee = byte
-                            out += 1
-                            index &+= 1
-                        } else {
-                            // U+FFFD, EF BF BD.
-                            out[0] = 0xEF
-                            out[1] = 0xBF
-                            out[2] = 0xBD
-                            out += 3
-                            index &+= length
-                        }
                     }
+                    continue
                 }
-                return out - output
+                let length = forbiddenLength(source, at: index)
+                if length == 0 {
+                    out.pointee = byte
+                    out += 1
+                    index &+= 1
+                } else {
+                    // U+FFFD, EF BF BD.
+                    out[0] = 0xEF
+                    out[1] = 0xBF
+                    out[2] = 0xBD
+                    out += 3
+                    index &+= length
+                }
+                continue
             }
+            ByteScan.store(entity.word, at: out)
+            out += entity.length
+            index &+= 1
         }
+        return out - output
     }
 
-    /// The entity for each of `& < > " '`, indexed by the byte's low five bits (0x26 → 6,
-    /// 0x3C → 28, 0x3E → 30, 0x22 → 2, 0x27 → 7), packed for one 8-byte store.
-    @usableFromInline static let entityWords: [(word: UInt64, length: UInt8)] = {
-        var words = [(word: UInt64, length: UInt8)](repeating: (0, 0), count: 32)
-        words[0x26 & 0x1F] = (ByteScan.packed("&amp;"), 5)
-        words[0x3C & 0x1F] = (ByteScan.packed("&lt;"), 4)
-        words[0x3E & 0x1F] = (ByteScan.packed("&gt;"), 4)
-        words[0x22 & 0x1F] = (ByteScan.packed("&quot;"), 6)
-        words[0x27 & 0x1F] = (ByteScan.packed("&#39;"), 5)
-        return words
-    }()
+    /// The five entities, each packed little-endian for one 8-byte store (a test holds them
+    /// equal to the text they spell).
+    @usableFromInline enum Entity {
+        /// `&amp;`
+        @inlinable static var amp: UInt64 { 0x3B_70_6D_61_26 }
+        /// `&lt;`
+        @inlinable static var lt: UInt64 { 0x3B_74_6C_26 }
+        /// `&gt;`
+        @inlinable static var gt: UInt64 { 0x3B_74_67_26 }
+        /// `&quot;`
+        @inlinable static var quot: UInt64 { 0x3B_74_6F_75_71_26 }
+        /// `&#39;`
+        @inlinable static var apos: UInt64 { 0x3B_39_33_23_26 }
+    }
 
     /// Appends `source` escaped to a plain byte array.
     @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {

@@ -17,6 +17,32 @@ import Testing
         }
     }
 
+    /// The string escaper reads eight bytes at a time and finishes short texts and the last bytes
+    /// of longer ones another way: every ASCII byte (and U+2028, U+2029) at every position of
+    /// texts of 1 to 19 bytes must parse back to the text, with no raw `< > & '` or control left.
+    @Test func everyASCIIByteAtEveryPositionRoundTrips() throws {
+        for length in 1...19 {
+            for position in 0..<length {
+                for scalar in (0...0x7F).map({ Unicode.Scalar(UInt8($0)) }) + ["\u{2028}", "\u{2029}", "é", "\u{2027}"] {
+                    var scalars = Array(repeating: Unicode.Scalar("x"), count: length)
+                    scalars[position] = scalar
+                    var text = ""
+                    text.unicodeScalars.append(contentsOf: scalars)
+                    var json = JSONWriter()
+                    json.string(text)
+                    let bytes = json.takeBytes()
+                    let parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String
+                    let unsafe = bytes.dropFirst().dropLast().contains { $0 < 0x20 || [0x3C, 0x3E, 0x26, 0x27].contains($0) }
+                    let lineSeparator = String(decoding: bytes, as: UTF8.self).contains { $0 == "\u{2028}" || $0 == "\u{2029}" }
+                    if parsed != text || unsafe || lineSeparator {
+                        Issue.record("U+\(String(scalar.value, radix: 16)) at \(position) of \(length): \(String(decoding: bytes, as: UTF8.self))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     @Test func theJSONTwinUsesTheFastPathAndStaysValid() throws {
         let app = App(publicDirectory: Repository.publicDirectory)
         try Showcase.install(in: app, peopleCount: 30, listbenchCount: 30, bigCount: 10)

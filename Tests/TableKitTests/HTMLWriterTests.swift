@@ -69,6 +69,42 @@ private let fdef = String(Unicode.Scalar(0xFDEF)!)
         #expect(written { $0.text("a" + allowed + "b") }.unicodeScalars.elementsEqual(("a" + allowed + "b").unicodeScalars))
     }
 
+    /// The escaper reads eight bytes at a time and finishes texts shorter than a word, and the
+    /// last bytes of longer ones, another way: every ASCII byte at every position of texts of 1
+    /// to 19 bytes must come out as a plain byte-by-byte escaper writes it.
+    @Test func everyASCIIByteAtEveryPositionIsEscapedAsAByteLoopWould() {
+        func reference(_ bytes: [UInt8]) -> String {
+            var out = ""
+            for byte in bytes {
+                switch byte {
+                case 0x26: out += "&amp;"
+                case 0x3C: out += "&lt;"
+                case 0x3E: out += "&gt;"
+                case 0x22: out += "&quot;"
+                case 0x27: out += "&#39;"
+                case 0x09, 0x0A, 0x0C, 0x0D: out.unicodeScalars.append(Unicode.Scalar(byte))
+                case 0x00..<0x20, 0x7F: out += "\u{FFFD}"
+                default: out.unicodeScalars.append(Unicode.Scalar(byte))
+                }
+            }
+            return out
+        }
+        for length in 1...19 {
+            for position in 0..<length {
+                for byte in UInt8(0)...0x7F {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    bytes[position] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let ours = written { $0.text(text) }
+                    if ours != reference(bytes) {
+                        Issue.record("byte \(byte) at \(position) of \(length): \(ours.debugDescription)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: Numbers
 
     @Test(arguments: [0, 7, 9, 10, 42, 999, 1000, -1, -10, 1_234_567, Int.max, Int.min])
@@ -104,6 +140,13 @@ private let fdef = String(Unicode.Scalar(0xFDEF)!)
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         for sample in ["javascript:alert(1)", "<script>", "a+b=c;d,e", "100%", "Grace Hopper", "ü/ß", "\u{202E}x"] {
             #expect(written { $0.pathSegment(sample) } == sample.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+        // Every byte, alone and between others (the unreserved test is two bit masks).
+        for byte in 0..<256 {
+            let scalar = String(Unicode.Scalar(UInt8(byte)))
+            for sample in [scalar, "a" + scalar + "Z"] {
+                #expect(written { $0.pathSegment(sample) } == sample.addingPercentEncoding(withAllowedCharacters: unreserved))
+            }
         }
     }
 

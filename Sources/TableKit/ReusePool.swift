@@ -11,25 +11,28 @@ public final class ReusePool {
         let registration: ReuseRegistry.Registration
         /// The class cells of this entry are made from (nil for prototypes), compared by identity.
         let cellClass: TableViewCell.Type?
-        /// The row element's CSS class, escaped once for an attribute value. Raw memory owned by
-        /// the entry, so writing it per row retains nothing.
-        let styleClassAttribute: UnsafeRawBufferPointer
+        /// The row element's opening up to its identifier, `<li class="cell STYLE" id="row-`, with
+        /// the CSS class escaped once for an attribute value. Raw memory owned by the entry, so
+        /// writing it per row is one copy and retains nothing.
+        let rowOpening: UnsafeRawBufferPointer
         @exclusivity(unchecked) var idle: [TableViewCell] = []
 
         init(identifier: String, registration: ReuseRegistry.Registration, styleClass: String) {
             self.identifier = identifier
             self.registration = registration
             if case .cellClass(let type) = registration { cellClass = type } else { cellClass = nil }
-            var escaped = HTMLWriter()
-            escaped.text(styleClass)
-            let bytes = escaped.takeBytes()
-            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            var opening = HTMLWriter()
+            opening.raw("<li class=\"cell ")
+            opening.text(styleClass)
+            opening.raw("\" id=\"row-")
+            let bytes = opening.takeBytes()
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
             bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-            styleClassAttribute = UnsafeRawBufferPointer(rebasing: storage[..<bytes.count])
+            rowOpening = UnsafeRawBufferPointer(storage)
         }
 
         deinit {
-            styleClassAttribute.deallocate()
+            rowOpening.deallocate()
         }
     }
 

@@ -114,9 +114,11 @@ public struct TableRenderer {
         let identifier = controller.identifier(forRowAt: indexPath)
         let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
         let cell = try provider.dequeueConfiguredCell(from: tableView, selection: selection)
-        html.raw("<li class=\"cell ")
-        if let entry = cell.poolEntryReference { entry._withUnsafeGuaranteedRef { html.append($0.styleClassAttribute) } }
-        html.raw("\" id=\"row-")
+        if let entry = cell.poolEntryReference {
+            entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
+        } else {
+            html.raw("<li class=\"cell\" id=\"row-")
+        }
         html.pathSegment(identifier)
         html.raw("\">")
         do {

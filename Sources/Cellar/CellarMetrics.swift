@@ -1,5 +1,4 @@
 import CoreMetrics
-import Foundation
 import Metrics
 import MicroHTTP
 import Prometheus
@@ -14,7 +13,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     /// The Prometheus registry the metrics live in.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let lock = NSLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var requestCounters: [RequestKey: CoreMetrics.Counter] = [:]
     private var latencyTimers: [String: Metrics.Timer] = [:]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes `Encodable` values straight into a ``JSONWriter``: Codable without `JSONEncoder`,
 /// without an intermediate tree, and with the writer's escaping.

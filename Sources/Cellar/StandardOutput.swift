@@ -1,7 +1,7 @@
-import Foundation
-
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// Standard output for log lines: whole lines, never interleaved, in the order they were written.
@@ -20,20 +20,35 @@ final class StandardOutput: @unchecked Sendable {
     static let flushInterval: Duration = .milliseconds(50)
 
     private let fileDescriptor: Int32
-    // NSCondition is pthread-based: ThreadSanitizer sees its ordering (see DESIGN.md on Mutex).
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    // A pthread mutex and condition, not Foundation's (which would link all of Foundation and ICU
+    // into the server for one lock): ThreadSanitizer sees their ordering (see DESIGN.md on Mutex).
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    // Guarded by `mutex`.
     private var pending: [UInt8] = []
     private var flusherStarted = false
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         let wasEmpty = pending.isEmpty
         pending.append(contentsOf: line)
         guard deferred, pending.count < Self.flushSize else {
@@ -41,19 +56,37 @@ final class StandardOutput: @unchecked Sendable {
             return
         }
         if !flusherStarted {
-            flusherStarted = true
-            let thread = Thread { [self] in runFlusher() }
-            thread.name = "cellar-log-flush"
-            thread.start()
+            flusherStarted = startFlusher()
+            // No thread (no memory, a thread limit): write now rather than never.
+            if !flusherStarted { writePending() }
         }
-        if wasEmpty { condition.signal() }
+        if wasEmpty { pthread_cond_signal(condition) }
     }
 
     /// Writes what is deferred.
     func flush() {
-        condition.lock()
-        defer { condition.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         writePending()
+    }
+
+    /// Starts the thread that writes deferred lines; whether it could be made.
+    private func startFlusher() -> Bool {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let output = Unmanaged<StandardOutput>.fromOpaque(context!).takeRetainedValue()
+                output.runFlusher()
+                return nil
+            }, context.toOpaque())
+        guard created == 0 else {
+            context.release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
     }
 
     /// Writes and empties `pending`; the lock is held.
@@ -78,9 +111,9 @@ final class StandardOutput: @unchecked Sendable {
         let interval = Self.flushInterval.components
         let microseconds = UInt32(interval.seconds * 1_000_000 + interval.attoseconds / 1_000_000_000_000)
         while true {
-            condition.lock()
-            while pending.isEmpty { condition.wait() }
-            condition.unlock()
+            pthread_mutex_lock(mutex)
+            while pending.isEmpty { pthread_cond_wait(condition, mutex) }
+            pthread_mutex_unlock(mutex)
             usleep(microseconds)
             flush()
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What each reuse identifier makes: the registrations of a server, shared by every render.
 ///

@@ -3,10 +3,16 @@
 // formed here would trap on libmicrohttpd's worker threads.
 import ArgumentParser
 import Cellar
-import Foundation
+import FoundationEssentials
 import Logging
 import MicroHTTP
 import Showcase
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 struct CellarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,8 +51,8 @@ struct AppOptions: ParsableArguments {
     var `public`: String = Environment.string("CELLAR_PUBLIC") ?? "Public"
 
     func validate() throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: `public`, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: `public`, isDirectory: &isDirectory), isDirectory else {
             throw ValidationError("The public folder '\(`public`)' does not exist or is not a folder (set --public or CELLAR_PUBLIC).")
         }
     }
@@ -72,7 +78,7 @@ struct AppOptions: ParsableArguments {
             try app.validate()
         } catch {
             // A configuration problem, not a usage one: the message alone, without a usage line.
-            FileHandle.standardError.write(Data("Error: Cannot start: \(error)\n".utf8))
+            writeToStandardError("Error: Cannot start: \(error)\n")
             throw ExitCode.validationFailure
         }
         return app
@@ -193,7 +199,8 @@ struct Routes: ParsableCommand {
         logger.logLevel = .critical
         let app = try self.app.makeApp(logger: logger)
         for route in app.makeRouter().routes {
-            print("\(route.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(route.pattern)")
+            let method = route.method.rawValue
+            print(method + String(repeating: " ", count: max(0, 7 - method.count)) + " \(route.pattern)")
         }
     }
 }
@@ -225,10 +232,10 @@ struct Healthcheck: ParsableCommand {
         case .success(let statusLine) where statusLine.split(separator: " ").dropFirst().first == "200":
             print("healthy: \(url) answered \(statusLine)")
         case .success(let statusLine):
-            FileHandle.standardError.write(Data("unhealthy: \(url) answered \(statusLine)\n".utf8))
+            writeToStandardError("unhealthy: \(url) answered \(statusLine)\n")
             throw ExitCode(1)
         case .failure(let problem):
-            FileHandle.standardError.write(Data("unhealthy: \(url): \(problem.message)\n".utf8))
+            writeToStandardError("unhealthy: \(url): \(problem.message)\n")
             throw ExitCode(1)
         }
     }
@@ -328,7 +335,21 @@ enum Environment {
 // The Swift runtime on Linux reads the arguments from /proc/self/cmdline. Without /proc (a bare
 // chroot) it sees none, and the server would start with defaults, ignoring every flag given.
 if CommandLine.arguments.isEmpty {
-    FileHandle.standardError.write(Data("cellar: cannot read the command line (is /proc mounted?)\n".utf8))
+    writeToStandardError("cellar: cannot read the command line (is /proc mounted?)\n")
     exit(70)
 }
 CellarCommand.main()
+
+/// Writes a message to standard error, unbuffered (what is left of the process may be short).
+func writeToStandardError(_ message: String) {
+    var message = message
+    message.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress.unsafelyUnwrapped + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}

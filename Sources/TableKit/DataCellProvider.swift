@@ -76,7 +76,8 @@ public struct DataCellProvider {
         }
         cell.selection = selection
         do {
-            try configuration.configure(cell, identifier: explicitIdentifier)
+            // `cell` is owned here until it is returned: configure borrows it without a retain.
+            try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef { try configuration.configure($0, identifier: explicitIdentifier) }
         } catch {
             tableView.recycle(cell)
             throw error
@@ -99,7 +100,9 @@ public protocol DataCellProviding {
 }
 
 @usableFromInline func mismatch(_ cell: TableViewCell, _ identifier: String?, expected: Any.Type) -> TableKitError {
-    .typeMismatch(identifier: identifier ?? cell.poolEntry?.identifier ?? cell.reuseIdentifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: expected))
+    .typeMismatch(
+        identifier: identifier ?? cell.poolEntry?.identifier ?? cell.reuseIdentifier, registered: String(reflecting: type(of: cell)),
+        requested: String(reflecting: expected))
 }
 
 @usableFromInline struct ClosureConfiguration<Cell: TableViewCell>: CellConfiguration {
@@ -108,8 +111,10 @@ public protocol DataCellProviding {
     @usableFromInline init(configure: @escaping (Cell) throws -> Void) { self.configure = configure }
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
-        guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
-        try configure(cell)
+        // `is` and a downcast of the borrowed reference: `as?` hands back a new reference, a
+        // retain and a release per row.
+        guard cell is Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
+        try configure(unsafeDowncast(cell, to: Cell.self))
     }
 }
 
@@ -119,8 +124,8 @@ public protocol DataCellProviding {
     @usableFromInline init(data: Cell.CellData) { self.data = data }
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
-        guard let cell = cell as? Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
-        try cell.configure(with: data)
+        guard cell is Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
+        try unsafeDowncast(cell, to: Cell.self).configure(with: data)
     }
 }
 
@@ -130,8 +135,8 @@ public protocol DataCellProviding {
     @usableFromInline init(data: Data) { self.data = data }
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
-        guard let cell = cell as? PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
-        cell.replaceData(with: data)
+        guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
+        unsafeDowncast(cell, to: PrototypeCell.self).replaceData(with: data)
     }
 }
 

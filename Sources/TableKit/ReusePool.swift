@@ -57,6 +57,7 @@ public final class ReusePool {
     /// Times this pool handed out a recycled instance.
     public var cellsReused: Int { reused.load(ordering: .relaxed) }
 
-    func countCreated() { created.add(1, ordering: .relaxed) }
-    func countReused() { reused.add(1, ordering: .relaxed) }
+    // Wrapping adds: one `lock xadd`, where a checked add is a compare-and-swap loop.
+    func countCreated() { created.wrappingAdd(1, ordering: .relaxed) }
+    func countReused() { reused.wrappingAdd(1, ordering: .relaxed) }
 }

@@ -78,11 +78,15 @@ final class JSONListBody: ListBody {
                 stage = .rows
             case .rows:
                 let slice = slices[sliceIndex]
-                while row < slice.rows.upperBound {
-                    try writeRow(IndexPath(row: row, section: slice.section), first: row == slice.rows.lowerBound)
-                    row += 1
-                    if encoder.writer.count >= limit { return false }
+                // The controller's item writer is unwrapped once per pass, not once per row (each
+                // unwrapping copied the controller: a retain and a release of its data per row).
+                let sliceDone: Bool
+                if let direct = directItems {
+                    sliceDone = try writeRows(of: slice, until: limit, direct: direct)
+                } else {
+                    sliceDone = try writeRows(of: slice, until: limit)
                 }
+                guard sliceDone else { return false }
                 stage = .sectionClose
             case .sectionClose:
                 encoder.writer.raw("]}")
@@ -189,25 +193,50 @@ final class JSONListBody: ListBody {
         bytes.withUnsafeBytes { encoder.writer.append($0) }
     }
 
-    private func writeRow(_ indexPath: IndexPath, first: Bool) throws {
+    /// Writes the slice's rows from `row` on, each item written by the controller itself; false
+    /// when the buffer reached `limit` first.
+    private func writeRows(of slice: TableLayout.Slice, until limit: Int, direct: some JSONItemWriting) throws -> Bool {
+        while row < slice.rows.upperBound {
+            let indexPath = IndexPath(row: row, section: slice.section)
+            writeRowStart(indexPath, first: row == slice.rows.lowerBound)
+            // No Encodable containers, no cast per row.
+            let mark = encoder.writer.count
+            encoder.writer.raw(",\"item\":")
+            if !direct.writeItem(forRowAt: indexPath, into: &encoder.writer) { encoder.writer.truncate(to: mark) }
+            encoder.writer.raw("}")
+            row += 1
+            if encoder.writer.count >= limit { return false }
+        }
+        return true
+    }
+
+    /// Writes the slice's rows from `row` on, each item through `Encodable`; false when the
+    /// buffer reached `limit` first.
+    private func writeRows(of slice: TableLayout.Slice, until limit: Int) throws -> Bool {
+        while row < slice.rows.upperBound {
+            let indexPath = IndexPath(row: row, section: slice.section)
+            writeRowStart(indexPath, first: row == slice.rows.lowerBound)
+            if let item = controller.item(forRowAt: indexPath) {
+                let json = JSONWriterAccess(encoder)
+                json.raw(",")
+                json.key("item")
+                try encoder.encode(item)
+            }
+            encoder.writer.raw("}")
+            row += 1
+            if encoder.writer.count >= limit { return false }
+        }
+        return true
+    }
+
+    /// Writes a row's object up to its item: `{"id":…,"cell":…,"href":…`.
+    private func writeRowStart(_ indexPath: IndexPath, first: Bool) {
         let identifier = controller.identifier(forRowAt: indexPath)
         let provider = controller.cellProvider(forRowAt: indexPath)
         encoder.writer.string(after: first ? "{\"id\":" : ",{\"id\":", identifier)
         writeCellMember(cellName(provider))
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
         if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
-        let json = JSONWriterAccess(encoder)
-        if let direct = directItems {
-            // The controller writes its own items: no Encodable containers, no cast per row.
-            let mark = encoder.writer.count
-            json.raw(",\"item\":")
-            if !direct.writeItem(forRowAt: indexPath, into: &encoder.writer) { encoder.writer.truncate(to: mark) }
-        } else if let item = controller.item(forRowAt: indexPath) {
-            json.raw(",")
-            json.key("item")
-            try encoder.encode(item)
-        }
-        json.raw("}")
     }
 }
 

@@ -1,14 +1,9 @@
 import TableKit
 
 /// An engineer's row: name and role badge linking to the detail, a `mailto:` link, the bio.
-/// A class cell, registered by class.
-public final class EngineerCell: TableViewCell {
-    var person: Person?
-
-    public override func prepareForReuse() { person = nil }
-
-    public override func render(into html: inout HTMLWriter) throws {
-        guard let person else { return }
+/// A class cell, registered by class, that renders the row's ``Person`` lent by ``ItemCell``.
+public final class EngineerCell: ItemCell<Person> {
+    public override func render(_ person: Person, into html: inout HTMLWriter) {
         html.openSelectionLink(selection)
         html.raw("<span class=\"cell-title\">")
         html.text(person.name)
@@ -35,7 +30,7 @@ public struct PeopleCellProvider: DataCellProviding, Sendable {
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         let person = people[indexPath.row]
         if person.role == .engineer {
-            return DataCellProvider(for: indexPath, registerCell: false) { (cell: EngineerCell) in cell.person = person }
+            return DataCellProvider(for: indexPath, registerCell: false) { (cell: EngineerCell) in cell.item = person }
         }
         return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
     }

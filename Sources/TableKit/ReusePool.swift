@@ -57,7 +57,9 @@ public final class ReusePool {
     /// Times this pool handed out a recycled instance.
     public var cellsReused: Int { reused.load(ordering: .relaxed) }
 
-    // Wrapping adds: one `lock xadd`, where a checked add is a compare-and-swap loop.
-    func countCreated() { created.wrappingAdd(1, ordering: .relaxed) }
-    func countReused() { reused.wrappingAdd(1, ordering: .relaxed) }
+    // One writer at a time (the render that checked the pool out; the registry's lock orders the
+    // hand-overs), so a count is a relaxed load and store: plain moves, where an atomic add is a
+    // locked instruction on every row. Readers on other threads still see whole values.
+    func countCreated() { created.store(created.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
+    func countReused() { reused.store(reused.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
 }

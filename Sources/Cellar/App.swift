@@ -24,8 +24,14 @@ public final class App {
     public var siteName: String
     public let metrics: CellarMetrics
     public var logger: Logger
-    /// Responses up to this size are sent as one buffer with an `ETag`; larger ones stream.
+    /// Responses up to this size are sent as one buffer with an `ETag`; larger ones stream, unless
+    /// ``largePageBudget`` has room for them.
     public var bufferLimit = 256 * 1024
+    /// Pages larger than ``bufferLimit`` are still sent as one buffer (with an `ETag` and a
+    /// `Content-Length`, and less work per byte than a stream) while the buffers waiting to be sent
+    /// add up to less than this; a page that would not fit streams in chunks. It bounds the memory
+    /// large pages take at once; 0 streams every large page.
+    public var largePageBudget = 8 * 1024 * 1024
     /// The size of each part of a streamed response.
     public var streamChunkSize = 64 * 1024
     /// The server's version, shown at `/healthz`.
@@ -155,15 +161,16 @@ public final class App {
         let registry: ReuseRegistry
         let site: SiteLayout
         let bufferLimit: Int
+        let largePageBudget: Int
         let streamChunkSize: Int
         let logger: Logger
     }
 
-    private func snapshot() -> Snapshot {
+    func snapshot() -> Snapshot {
         let navigation = (indexRoute.map { [($0.title, $0.path)] } ?? []) + lists.map { ($0.title, $0.path) }
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
-            streamChunkSize: streamChunkSize, logger: logger)
+            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger)
     }
 }
 

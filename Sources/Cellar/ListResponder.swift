@@ -21,14 +21,11 @@ struct ListResponder: Sendable {
         var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
         if route.paging != .unpaged, let link = links.header { headers.add(name: "Link", value: link) }
 
-        // A page that is certainly larger than a buffered response may be (at 128 bytes a row) is
-        // streamed after a first attempt of one chunk, not of the whole buffer limit: memory per
-        // response stays near the chunk size. Faults in that first chunk still get an error page.
-        // Buffers get headroom for the row that crosses the limit, which would otherwise double them.
-        let certainlyLarge = 16 * 1024 + page.window.count * 128 > app.bufferLimit
-        let firstLimit = certainlyLarge ? app.streamChunkSize : app.bufferLimit
+        let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, 16 * 1024 + page.window.count * 256))
+        // Room for the whole page when it may fit (rows of the showcase run 150 to 270 bytes):
+        // growing a buffer of megabytes by doubling would copy it and hold twice its size.
+        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, 16 * 1024 + page.window.count * 320))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
@@ -40,6 +37,21 @@ struct ListResponder: Sendable {
             return Response(status: .notModified, headers: headers, body: .empty)
         }
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    /// How much of a page to write before deciding between one buffer and a stream (a page that
+    /// ends within it is sent as one buffer).
+    ///
+    /// A page that may be small gets the whole ``App/bufferLimit``. One that is certainly larger
+    /// (at 128 bytes a row) gets what is left of ``App/largePageBudget`` once the buffers waiting
+    /// to be sent are counted, if twice its estimate fits there: large pages go out as one buffer
+    /// while memory allows. Otherwise it gets one chunk and then streams, so memory per response
+    /// stays near the chunk size. Faults in that first part still get an error page.
+    static func firstLimit(rows: Int, app: App.Snapshot, awaitingSend: Int) -> Int {
+        let estimate = 16 * 1024 + rows * 128
+        guard estimate > app.bufferLimit else { return app.bufferLimit }
+        let room = app.largePageBudget - max(awaitingSend, 0)
+        return estimate * 2 <= room ? room : app.streamChunkSize
     }
 
     /// `path/:id`: the selected row's detail, as a page or JSON (`path/:id.json` or `Accept`).

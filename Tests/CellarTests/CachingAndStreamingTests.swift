@@ -1,15 +1,18 @@
-import Cellar
 import Foundation
 import HTTPTestSupport
+import MicroHTTP
 import Synchronization
 import TableKit
 import Testing
+
+@testable import Cellar
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Small responses are buffered with an `ETag` (and 304 on `If-None-Match`); large ones stream
+/// Small responses are buffered with an `ETag` (and 304 on `If-None-Match`), large ones too while the
+/// large-page budget has room; beyond it they stream
 /// chunked, in memory bounded by the chunk size.
 extension CellarHTTPTests {
     @Suite struct CachingAndStreaming {
@@ -67,8 +70,8 @@ extension CellarHTTPTests {
             #expect(try server.get("/changing", headers: [("If-None-Match", newETag)]).status == 304)
         }
 
-        @Test func largeResponsesArriveChunkedAndWhole() throws {
-            let server = try TestServer.showcase(listbench: 10_000)
+        @Test func largeResponsesArriveChunkedAndWholeWithoutABudget() throws {
+            let server = try TestServer.showcase(listbench: 10_000, largePageBudget: 0)
             let page = try server.get("/listbench?limit=10000")
             #expect(page.status == 200)
             #expect(page.headers["Transfer-Encoding"] == "chunked")
@@ -100,6 +103,48 @@ extension CellarHTTPTests {
             // A small page of the same list is one buffer.
             let small = try server.get("/listbench?limit=10")
             #expect(small.headers["Content-Length"] == String(small.body.count))
+        }
+
+        /// Within the large-page budget a page of megabytes is one buffer: a length, a validator, the
+        /// same bytes as the stream, and the budget back to nothing once it is sent.
+        @Test func largePagesWithinTheBudgetAreOneBuffer() throws {
+            let streamed = try TestServer.showcase(listbench: 10_000, largePageBudget: 0)
+            let server = try TestServer.showcase(listbench: 10_000)
+            for target in ["/listbench?limit=10000", "/listbench.json?limit=10000", "/listbench?limit=10000&fragment=rows"] {
+                let page = try server.get(target)
+                #expect(page.status == 200)
+                #expect(page.headers["Transfer-Encoding"] == nil, "\(target)")
+                #expect(page.headers["Content-Length"] == String(page.body.count))
+                #expect(page.body.count > 1 << 20)
+                let etag = try #require(page.headers["ETag"])
+                #expect(try server.get(target, headers: [("If-None-Match", etag)]).status == 304)
+                #expect(try streamed.get(target).body == page.body, "a stream and a buffer carry the same page")
+            }
+            // Sent: nothing is held for it any more (the count drops when libmicrohttpd lets go).
+            var waited = 0
+            while Response.bufferedBytesAwaitingSend > 0 && waited < 200 {
+                Thread.sleep(forTimeInterval: 0.01)
+                waited += 1
+            }
+            #expect(Response.bufferedBytesAwaitingSend < 1 << 20)
+        }
+
+        /// The choice itself: small pages get the buffer limit, large ones what is left of the budget
+        /// if twice their estimate fits there, and one chunk (then a stream) otherwise.
+        @Test func theFirstLimitFollowsTheBudget() throws {
+            let app = App(publicDirectory: Repository.publicDirectory)
+            app.bufferLimit = 256 * 1024
+            app.largePageBudget = 8 << 20
+            app.streamChunkSize = 64 * 1024
+            let snapshot = app.snapshot()
+            #expect(ListResponder.firstLimit(rows: 100, app: snapshot, awaitingSend: 0) == 256 * 1024)
+            #expect(ListResponder.firstLimit(rows: 100, app: snapshot, awaitingSend: 100 << 20) == 256 * 1024)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 0) == 8 << 20)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 2 << 20) == 6 << 20)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 6 << 20) == 64 * 1024)
+            #expect(ListResponder.firstLimit(rows: 1_000_000, app: snapshot, awaitingSend: 0) == 64 * 1024)
+            app.largePageBudget = 0
+            #expect(ListResponder.firstLimit(rows: 10_000, app: app.snapshot(), awaitingSend: 0) == 64 * 1024)
         }
 
         /// A million rows in one response, while the server (this process) grows by less than 64 MiB.

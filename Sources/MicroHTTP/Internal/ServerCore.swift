@@ -312,5 +312,10 @@ final class ResponseBytes {
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         baseAddress = bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
+        Response.awaitingSend.add(bytes.count, ordering: .relaxed)
+    }
+
+    deinit {
+        Response.awaitingSend.subtract(bytes.count, ordering: .relaxed)
     }
 }

@@ -105,9 +105,11 @@ final class TestServer: @unchecked Sendable {
     /// The showcase, with small data sets unless asked otherwise (`/big` is unpaged: keep `big` small
     /// unless the test is about it).
     static func showcase(
-        people: Int = 300, listbench: Int = 400, big: Int = 500, hostilePayloads: [String]? = nil, threads: Int = 2
+        people: Int = 300, listbench: Int = 400, big: Int = 500, hostilePayloads: [String]? = nil, threads: Int = 2,
+        largePageBudget: Int? = nil
     ) throws -> TestServer {
         try TestServer(threads: threads) { app in
+            if let largePageBudget { app.largePageBudget = largePageBudget }
             try Showcase.install(in: app, peopleCount: people, listbenchCount: listbench, bigCount: big, hostilePayloads: hostilePayloads)
         }
     }

@@ -17,7 +17,46 @@ public protocol AccessLogWriter: Sendable {
 extension RequestSummary {
     /// The access line's message: `GET /people 200` (status 0 when none was sent).
     public var accessLogMessage: String {
-        method.rawValue + " " + path + " " + String(status?.code ?? 0)
+        // Built in place: one allocation, where three concatenations made three.
+        var method = method.rawValue
+        var path = path
+        let code = status?.code ?? 0
+        return method.withUTF8 { method in
+            path.withUTF8 { path in
+                String(unsafeUninitializedCapacity: method.count + path.count + 22) { bytes in
+                    var end = 0
+                    for byte in method {
+                        bytes[end] = byte
+                        end += 1
+                    }
+                    bytes[end] = UInt8(ascii: " ")
+                    end += 1
+                    for byte in path {
+                        bytes[end] = byte
+                        end += 1
+                    }
+                    bytes[end] = UInt8(ascii: " ")
+                    end += 1
+                    // The status code in decimal (any Int: a handler may set one outside 100…999).
+                    if code < 0 {
+                        bytes[end] = UInt8(ascii: "-")
+                        end += 1
+                    }
+                    var count = 1
+                    var probe = code.magnitude / 10
+                    while probe > 0 {
+                        count += 1
+                        probe /= 10
+                    }
+                    var digits = code.magnitude
+                    for position in stride(from: end + count - 1, through: end, by: -1) {
+                        bytes[position] = UInt8(ascii: "0") + UInt8(digits % 10)
+                        digits /= 10
+                    }
+                    return end + count
+                }
+            }
+        }
     }
 
     /// The access line's fields, as the server logs them without an ``AccessLogWriter``.

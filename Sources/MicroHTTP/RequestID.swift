@@ -11,21 +11,24 @@ import Synchronization
 /// The prefix tells apart the logs of two processes (or restarts); the counter orders the
 /// requests of one process. Ids are unique within a process for 2³² requests.
 enum RequestID {
-    private static let prefix: String = hex(UInt32.random(in: 0...UInt32.max))
+    private static let prefix = UInt32.random(in: 0...UInt32.max)
     private static let counter = Atomic<UInt32>(0)
 
     /// The next id, e.g. `"9f3a01c200000017"`.
     static func next() -> String {
         let (value, _) = counter.wrappingAdd(1, ordering: .relaxed)
-        return prefix + hex(value)
+        // Sixteen digits written once into the string's own storage: one allocation per request.
+        return String(unsafeUninitializedCapacity: 16) { bytes in
+            writeHex(prefix, into: bytes, at: 0)
+            writeHex(value, into: bytes, at: 8)
+            return 16
+        }
     }
 
-    private static func hex(_ value: UInt32) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8](repeating: 0, count: 8)
+    private static func writeHex(_ value: UInt32, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         for index in 0..<8 {
-            bytes[index] = digits[Int((value >> UInt32(28 - 4 * index)) & 0xF)]
+            let digit = UInt8(truncatingIfNeeded: value >> UInt32(28 - 4 * index)) & 0xF
+            bytes[offset + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -26,6 +26,30 @@ import Testing
         #expect(Self.summary(.seconds(Int64.max)).durationMilliseconds == "\(RequestSummary.maximumLoggedSeconds * 1000)")
     }
 
+    @Test(arguments: [
+        (HTTPStatus?.some(.ok), "/people", "GET /people 200"), (nil, "/", "GET / 0"), (HTTPStatus(code: 7), "/a b", "GET /a b 7"),
+        (HTTPStatus(code: 12_345), "/é\"", "GET /é\" 12345"), (HTTPStatus(code: -3), "/x", "GET /x -3"),
+    ])
+    func messagesSpellMethodPathAndStatus(status: HTTPStatus?, path: String, expected: String) {
+        let summary = RequestSummary(
+            method: .get, path: path, route: nil, status: status, bytesSent: 0, duration: .zero, requestID: "0", outcome: .completed)
+        #expect(summary.accessLogMessage == expected)
+    }
+
+    @Test func requestIDsAreSixteenHexDigitsWithOneProcessPrefix() {
+        let ids = (0..<1000).map { _ in RequestID.next() }
+        for id in ids {
+            #expect(id.utf8.count == 16)
+            #expect(
+                id.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+            #expect(id.prefix(8) == ids[0].prefix(8))
+        }
+        #expect(Set(ids).count == ids.count)
+        // Other suites take ids concurrently: this thread's own ids still count upwards.
+        let counters = ids.map { UInt32($0.suffix(8), radix: 16) ?? 0 }
+        #expect(zip(counters, counters.dropFirst()).allSatisfy { $1 > $0 })
+    }
+
     @Test func messageAndOutcome() {
         #expect(Self.summary(.zero).accessLogMessage == "GET /people 200")
         #expect(Self.summary(.zero).outcomeName == nil)

@@ -14,11 +14,13 @@
 ///     }
 /// }
 ///
-/// DataCellProvider(for: indexPath, cell: EngineerCell.self, data: person)
+/// DataCellProvider(for: indexPath) { (cell: EngineerCell) in cell.item = person }
 /// ```
 ///
-/// It is a ``ConfigurableCell`` whose `CellData` is the item (SGTableViewHelper's configurer with
-/// a model object). A subclass that overrides ``prepareForReuse()`` calls `super`, which lets go
+/// It is also a ``ConfigurableCell`` whose `CellData` is the item (SGTableViewHelper's
+/// configurer with a model object): `DataCellProvider(for:cell:data:)` works too, though for a
+/// subclass in another module it looks the item's type up at run time on every row, which the
+/// closure does not. A subclass that overrides ``prepareForReuse()`` calls `super`, which lets go
 /// of the previous row's item.
 open class ItemCell<Item: AnyObject>: TableViewCell, ConfigurableCell {
     // The item is owned by `storage`; `reference` is the same pointer, unretained, which rendering

@@ -210,6 +210,18 @@ public struct JSONWriter: ~Copyable, Sendable {
             out.pointee = UInt8(ascii: "\"")
             return 2
         }
+        // Names and other short texts of 8 to 16 clean bytes: two overlapping words tell, and two
+        // stores write them.
+        if count >= 8 && count <= 16 {
+            let first = ByteScan.load(input)
+            let last = ByteScan.load(input + (count &- 8))
+            if ByteScan.jsonMask(first) | ByteScan.jsonMask(last) == 0 {
+                ByteScan.store(first, at: out)
+                ByteScan.store(last, at: out + (count &- 8))
+                out[count] = UInt8(ascii: "\"")
+                return count &+ 2
+            }
+        }
         var index = 0
         while index < count {
             // Eight bytes at a time up to the next byte that needs a look, then byte by byte.

@@ -26,6 +26,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     private let cellsCreated: CoreMetrics.Counter
     private let cellsReused: CoreMetrics.Counter
     private let reusePools: CoreMetrics.Meter
+    private let bytesAwaitingSend: CoreMetrics.Meter
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -42,6 +43,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         cellsCreated = CoreMetrics.Counter(label: "cellar_cells_created_total", factory: factory)
         cellsReused = CoreMetrics.Counter(label: "cellar_cells_reused_total", factory: factory)
         reusePools = CoreMetrics.Meter(label: "cellar_reuse_pools", factory: factory)
+        bytesAwaitingSend = CoreMetrics.Meter(label: "http_response_buffered_bytes", factory: factory)
     }
 
     public func connectionOpened() { connectionsInFlight.increment() }
@@ -86,6 +88,8 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
             reportedCellsReused = max(reportedCellsReused, statistics.cellsReused)
         }
         reusePools.set(statistics.pools)
+        // What the large-page budget is measured against: buffered bodies not yet sent.
+        bytesAwaitingSend.set(Response.bufferedBytesAwaitingSend)
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

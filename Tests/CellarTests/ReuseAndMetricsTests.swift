@@ -85,6 +85,10 @@ extension CellarHTTPTests {
             #expect(Self.value(in: text, "cellar_cells_created_total", labels: []) == Double(statistics.cellsCreated))
             #expect(Self.value(in: text, "cellar_cells_reused_total", labels: []) == Double(statistics.cellsReused))
             #expect(Self.value(in: text, "cellar_reuse_pools", labels: []) == Double(statistics.pools))
+            // Buffered bodies not yet sent: a gauge, never negative (the /metrics answer itself is
+            // rendered before it is queued, so it is not counted in it).
+            let buffered = try #require(Self.value(in: text, "http_response_buffered_bytes", labels: []))
+            #expect(buffered >= 0)
         }
 
         /// The value of the first sample of `name` whose labels include all of `labels`.

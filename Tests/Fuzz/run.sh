@@ -46,7 +46,8 @@ build() {
     local target=$1 binary=$out/$1
     local -a files
     read -r -a files <<<"$(sources_for "$target") $here/Harnesses/Support.swift"
-    local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings
+    # `-package-name`: the sources use `package` access (shared between the package's modules).
+    local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings -package-name cellar
         -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
     # Rebuild only when a source, the script or the command changed.
     if [ -x "$binary" ] && [ "$(cat "$binary.cmd" 2>/dev/null)" = "${command[*]}" ] \

@@ -65,7 +65,7 @@ public struct DataCellProvider {
     }
 
     /// Dequeues the cell from `tableView` and configures it for this row.
-    public func dequeueConfiguredCell(from tableView: TableView, selection: RowSelection? = nil) throws -> TableViewCell {
+    public func dequeueConfiguredCell(from tableView: TableView, selection: consuming RowSelection? = nil) throws -> TableViewCell {
         let cell: TableViewCell
         if let explicitIdentifier {
             cell = try tableView.dequeue(explicitIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
@@ -74,7 +74,7 @@ public struct DataCellProvider {
         } else {
             throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
         }
-        cell.selection = selection
+        cell.selection = consume selection
         do {
             // `cell` is owned here until it is returned: configure borrows it without a retain.
             try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef { try configuration.configure($0, identifier: explicitIdentifier) }

@@ -63,9 +63,9 @@ public final class PrototypeCell: TableViewCell {
         guard let templateReference else { return }
         templateReference._withUnsafeGuaranteedRef { template in
             if hasData {
-                dataStorage.pointee.fill(template, into: &html, selection: selection)
+                dataStorage.pointee.fill(template, into: &html, selection: selectionStorage.pointee)
             } else {
-                template.render(into: &html, data: NoPrototypeData(), selection: selection)
+                template.render(into: &html, data: NoPrototypeData(), selection: selectionStorage.pointee)
             }
         }
     }

@@ -210,17 +210,9 @@ public struct JSONWriter: ~Copyable, Sendable {
             out.pointee = UInt8(ascii: "\"")
             return 2
         }
-        // Names and other short texts of 8 to 16 clean bytes: two overlapping words tell, and two
-        // stores write them.
-        if count >= 8 && count <= 16 {
-            let first = ByteScan.load(input)
-            let last = ByteScan.load(input + (count &- 8))
-            if ByteScan.jsonMask(first) | ByteScan.jsonMask(last) == 0 {
-                ByteScan.store(first, at: out)
-                ByteScan.store(last, at: out + (count &- 8))
-                out[count] = UInt8(ascii: "\"")
-                return count &+ 2
-            }
+        if ByteScan.copyIfShortAndClean(input, count: count, to: out, mask: ByteScan.jsonMask) {
+            out[count] = UInt8(ascii: "\"")
+            return count &+ 2
         }
         var index = 0
         while index < count {
@@ -279,21 +271,9 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// ``RowSelection`` does, without building the string.
     public mutating func link(base: String, identifier: String) {
         string(base)
-        // Reopen the string: drop the closing quote, add `/segment"`.
+        // Reopen the string: replace the closing quote by `/`, then the segment and the quote.
         buffer.truncate(to: buffer.count - 1)
-        let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { appendSegment($0) }
-        if done == nil {
-            var identifier = identifier
-            identifier.withUTF8 { appendSegment($0) }
-        }
-    }
-
-    private mutating func appendSegment(_ source: UnsafeBufferPointer<UInt8>) {
-        buffer.write(reserving: source.count &* 3 &+ 2) { out in
-            out.pointee = UInt8(ascii: "/")
-            let written = HTMLWriter.writePathSegment(source, into: out + 1)
-            out[1 + written] = UInt8(ascii: "\"")
-            return written + 2
-        }
+        raw("/")
+        pathSegmentClosingString(identifier)
     }
 }

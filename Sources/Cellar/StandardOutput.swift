@@ -1,3 +1,5 @@
+import TableKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -20,35 +22,25 @@ final class StandardOutput: @unchecked Sendable {
     static let flushInterval: Duration = .milliseconds(50)
 
     private let fileDescriptor: Int32
-    // A pthread mutex and condition, not Foundation's (which would link all of Foundation and ICU
-    // into the server for one lock): ThreadSanitizer sees their ordering (see DESIGN.md on Mutex).
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    // Guarded by `mutex`.
+    // A pthread mutex and condition (TableKit's), not Foundation's, which would load all of
+    // Foundation and ICU into the server for one lock: ThreadSanitizer sees their ordering.
+    private let lock = Lock()
+    private let condition = Condition()
+    // Guarded by `lock`.
     private var pending: [UInt8] = []
     private var flusherStarted = false
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.withLock { append(line, deferred: deferred) }
+    }
+
+    /// ``write(_:deferred:)`` with the lock held.
+    private func append(_ line: [UInt8], deferred: Bool) {
         let wasEmpty = pending.isEmpty
         pending.append(contentsOf: line)
         guard deferred, pending.count < Self.flushSize else {
@@ -60,14 +52,12 @@ final class StandardOutput: @unchecked Sendable {
             // No thread (no memory, a thread limit): write now rather than never.
             if !flusherStarted { writePending() }
         }
-        if wasEmpty { pthread_cond_signal(condition) }
+        if wasEmpty { condition.signal() }
     }
 
     /// Writes what is deferred.
     func flush() {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        writePending()
+        lock.withLock { writePending() }
     }
 
     /// Starts the thread that writes deferred lines; whether it could be made.
@@ -111,9 +101,9 @@ final class StandardOutput: @unchecked Sendable {
         let interval = Self.flushInterval.components
         let microseconds = UInt32(interval.seconds * 1_000_000 + interval.attoseconds / 1_000_000_000_000)
         while true {
-            pthread_mutex_lock(mutex)
-            while pending.isEmpty { pthread_cond_wait(condition, mutex) }
-            pthread_mutex_unlock(mutex)
+            lock.withLock {
+                while pending.isEmpty { lock.wait(for: condition) }
+            }
             usleep(microseconds)
             flush()
         }

@@ -89,6 +89,21 @@ public enum ByteScan {
         }
     }
 
+    /// Copies a text of 8 to 16 bytes that `mask` flags nowhere with two overlapping words, and
+    /// says whether it did (false: the caller escapes it). Most texts of a row — names, roles, a
+    /// link's base — are such texts.
+    @inlinable @inline(__always) public static func copyIfShortAndClean(
+        _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>, mask: (UInt64) -> UInt64
+    ) -> Bool {
+        guard count >= 8 && count <= 16 else { return false }
+        let first = load(input)
+        let last = load(input + (count &- 8))
+        guard mask(first) | mask(last) == 0 else { return false }
+        store(first, at: out)
+        store(last, at: out + (count &- 8))
+        return true
+    }
+
     /// Eight bytes holding up to 8 bytes of `text` (little-endian), for a single store.
     static func packed(_ text: StaticString) -> UInt64 {
         var word: UInt64 = 0

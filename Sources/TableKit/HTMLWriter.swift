@@ -241,17 +241,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline static func escape(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         guard let input = source.baseAddress else { return 0 }
         let count = source.count
-        // Most texts of a row (names, roles, a link's base) are 8 to 16 clean bytes: two
-        // overlapping words tell, and two stores write them.
-        if count >= 8 && count <= 16 {
-            let first = ByteScan.load(input)
-            let last = ByteScan.load(input + (count &- 8))
-            if ByteScan.htmlMask(first) | ByteScan.htmlMask(last) == 0 {
-                ByteScan.store(first, at: output)
-                ByteScan.store(last, at: output + (count &- 8))
-                return count
-            }
-        }
+        if ByteScan.copyIfShortAndClean(input, count: count, to: output, mask: ByteScan.htmlMask) { return count }
         var out = output
         var index = 0
         while index < count {

@@ -43,6 +43,14 @@ import Testing
         }
     }
 
+    @Test func aLinkIsItsBaseEscapedAndItsIdentifierPercentEncoded() throws {
+        var json = JSONWriter()
+        json.link(base: "/wine <list> \"&\"", identifier: "a/b c?é")
+        let bytes = json.takeBytes()
+        #expect(String(decoding: bytes, as: UTF8.self) == #""/wine \u003clist\u003e \"\u0026\"/a%2Fb%20c%3F%C3%A9""#)
+        #expect(try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String == "/wine <list> \"&\"/a%2Fb%20c%3F%C3%A9")
+    }
+
     @Test func theJSONTwinUsesTheFastPathAndStaysValid() throws {
         let app = App(publicDirectory: Repository.publicDirectory)
         try Showcase.install(in: app, peopleCount: 30, listbenchCount: 30, bigCount: 10)

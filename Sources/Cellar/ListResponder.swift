@@ -23,9 +23,9 @@ struct ListResponder: Sendable {
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []
-        // Room for the whole page when it may fit (rows of the showcase run 150 to 270 bytes):
+        // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
         // growing a buffer of megabytes by doubling would copy it and hold twice its size.
-        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, 16 * 1024 + page.window.count * 320))
+        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
@@ -42,16 +42,23 @@ struct ListResponder: Sendable {
     /// How much of a page to write before deciding between one buffer and a stream (a page that
     /// ends within it is sent as one buffer).
     ///
-    /// A page that may be small gets the whole ``App/bufferLimit``. One that is certainly larger
-    /// (at 128 bytes a row) gets what is left of ``App/largePageBudget`` once the buffers waiting
-    /// to be sent are counted, if twice its estimate fits there: large pages go out as one buffer
-    /// while memory allows. Otherwise it gets one chunk and then streams, so memory per response
-    /// stays near the chunk size. Faults in that first part still get an error page.
+    /// A page that may be small (16 KiB and 128 bytes a row, the least a showcase row takes, fit
+    /// in ``App/bufferLimit``) gets the whole buffer limit. A larger one gets ``largestSize(rows:)``
+    /// if that fits in what is left of ``App/largePageBudget`` once the buffers waiting to be sent
+    /// are counted: large pages go out as one buffer while memory allows, and a page wider than
+    /// expected holds no more than was allowed for before it streams the rest. Otherwise it gets
+    /// one chunk and then streams, so memory per response stays near the chunk size. Faults in
+    /// that first part still get an error page.
     static func firstLimit(rows: Int, app: App.Snapshot, awaitingSend: Int) -> Int {
-        let estimate = 16 * 1024 + rows * 128
-        guard estimate > app.bufferLimit else { return app.bufferLimit }
-        let room = app.largePageBudget - max(awaitingSend, 0)
-        return estimate * 2 <= room ? room : app.streamChunkSize
+        guard 16 * 1024 + rows * 128 > app.bufferLimit else { return app.bufferLimit }
+        let largest = largestSize(rows: rows)
+        return largest <= app.largePageBudget - max(awaitingSend, 0) ? largest : app.streamChunkSize
+    }
+
+    /// The size a page of `rows` rows is allowed before it streams: 16 KiB for the page around
+    /// them and 320 bytes a row (showcase rows take 150 to 270).
+    static func largestSize(rows: Int) -> Int {
+        16 * 1024 + rows * 320
     }
 
     /// `path/:id`: the selected row's detail, as a page or JSON (`path/:id.json` or `Accept`).

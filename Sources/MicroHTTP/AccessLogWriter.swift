@@ -37,23 +37,12 @@ extension RequestSummary {
                     }
                     bytes[end] = UInt8(ascii: " ")
                     end += 1
-                    // The status code in decimal (any Int: a handler may set one outside 100…999).
+                    // The status code (any Int: a handler may set one outside 100…999).
                     if code < 0 {
                         bytes[end] = UInt8(ascii: "-")
                         end += 1
                     }
-                    var count = 1
-                    var probe = code.magnitude / 10
-                    while probe > 0 {
-                        count += 1
-                        probe /= 10
-                    }
-                    var digits = code.magnitude
-                    for position in stride(from: end + count - 1, through: end, by: -1) {
-                        bytes[position] = UInt8(ascii: "0") + UInt8(digits % 10)
-                        digits /= 10
-                    }
-                    return end + count
+                    return Self.writeDecimal(UInt64(code.magnitude), into: bytes, at: end)
                 }
             }
         }
@@ -92,19 +81,8 @@ extension RequestSummary {
         let components = duration.components
         let seconds = min(max(0, components.seconds), Self.maximumLoggedSeconds)
         let microseconds = seconds * 1_000_000 + max(0, components.attoseconds) / 1_000_000_000_000
-        var milliseconds = microseconds / 1000
         var fraction = microseconds % 1000
-        var digits = 1
-        var rest = milliseconds
-        while rest >= 10 {
-            rest /= 10
-            digits += 1
-        }
-        // Whole milliseconds, right to left.
-        for position in stride(from: digits - 1, through: 0, by: -1) {
-            buffer[position] = UInt8(ascii: "0") &+ UInt8(milliseconds % 10)
-            milliseconds /= 10
-        }
+        let digits = Self.writeDecimal(UInt64(microseconds / 1000), into: buffer, at: 0)
         guard fraction > 0 else { return digits }
         var decimals = 3
         while fraction % 10 == 0 {
@@ -117,6 +95,22 @@ extension RequestSummary {
             fraction /= 10
         }
         return digits + 1 + decimals
+    }
+
+    /// Writes `value` in decimal at `buffer[start...]`; returns the index after its last digit.
+    static func writeDecimal(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var count = 1
+        var probe = value / 10
+        while probe > 0 {
+            count += 1
+            probe /= 10
+        }
+        var rest = value
+        for position in stride(from: start + count - 1, through: start, by: -1) {
+            buffer[position] = UInt8(ascii: "0") &+ UInt8(rest % 10)
+            rest /= 10
+        }
+        return start + count
     }
 
     /// The `outcome` field: nil when the request completed (the field is then left out).

@@ -103,13 +103,4 @@ public enum ByteScan {
         store(last, at: out + (count &- 8))
         return true
     }
-
-    /// Eight bytes holding up to 8 bytes of `text` (little-endian), for a single store.
-    static func packed(_ text: StaticString) -> UInt64 {
-        var word: UInt64 = 0
-        text.withUTF8Buffer { bytes in
-            for (offset, byte) in bytes.prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(offset)) }
-        }
-        return word
-    }
 }

@@ -293,8 +293,8 @@ public struct HTMLWriter: ~Copyable, Sendable {
         return out - output
     }
 
-    /// The five entities, each packed little-endian for one 8-byte store (a test holds them
-    /// equal to the text they spell).
+    /// The five entities, each packed little-endian for one 8-byte store (the every-byte test of
+    /// `HTMLWriterTests` holds what they write to the text they spell).
     @usableFromInline enum Entity {
         /// `&amp;`
         @inlinable static var amp: UInt64 { 0x3B_70_6D_61_26 }

@@ -129,8 +129,8 @@ extension CellarHTTPTests {
             #expect(Response.bufferedBytesAwaitingSend < 1 << 20)
         }
 
-        /// The choice itself: small pages get the buffer limit, large ones what is left of the budget
-        /// if twice their estimate fits there, and one chunk (then a stream) otherwise.
+        /// The choice itself: small pages get the buffer limit, large ones their largest size if it
+        /// fits in what is left of the budget, and one chunk (then a stream) otherwise.
         @Test func theFirstLimitFollowsTheBudget() throws {
             let app = App(publicDirectory: Repository.publicDirectory)
             app.bufferLimit = 256 * 1024
@@ -139,9 +139,11 @@ extension CellarHTTPTests {
             let snapshot = app.snapshot()
             #expect(ListResponder.firstLimit(rows: 100, app: snapshot, awaitingSend: 0) == 256 * 1024)
             #expect(ListResponder.firstLimit(rows: 100, app: snapshot, awaitingSend: 100 << 20) == 256 * 1024)
-            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 0) == 8 << 20)
-            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 2 << 20) == 6 << 20)
-            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 6 << 20) == 64 * 1024)
+            let largest = 16 * 1024 + 10_000 * 320
+            #expect(ListResponder.largestSize(rows: 10_000) == largest)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: 0) == largest)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: (8 << 20) - largest) == largest)
+            #expect(ListResponder.firstLimit(rows: 10_000, app: snapshot, awaitingSend: (8 << 20) - largest + 1) == 64 * 1024)
             #expect(ListResponder.firstLimit(rows: 1_000_000, app: snapshot, awaitingSend: 0) == 64 * 1024)
             app.largePageBudget = 0
             #expect(ListResponder.firstLimit(rows: 10_000, app: app.snapshot(), awaitingSend: 0) == 64 * 1024)

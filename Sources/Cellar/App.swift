@@ -100,9 +100,14 @@ public final class App {
 
     // MARK: Serving
 
-    /// Checks what can be checked before serving: every list renders its first page and the
-    /// index. An unregistered cell or a broken controller is reported now, not at the first request.
+    /// Checks what can be checked before serving: every route pattern is valid, every list renders
+    /// its first page and the index. An unregistered cell, a broken controller or a pattern the
+    /// router would refuse is reported now, not at the first request (or as a trap in ``makeRouter()``).
     public func validate() throws {
+        let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }
+        for pattern in listPatterns + extraRoutes.map(\.1) {
+            if let problem = Router.problem(withPattern: pattern) { throw StartupError.invalidRoutePattern(pattern, reason: problem) }
+        }
         let responder = ListResponder(app: snapshot())
         for route in lists + (indexRoute.map { [$0] } ?? []) {
             let request = Request(path: route.path)
@@ -177,10 +182,12 @@ public final class App {
 /// Why the server cannot start; each says what to fix.
 public enum StartupError: Error, CustomStringConvertible {
     case listDoesNotRender(path: String, reason: String)
+    case invalidRoutePattern(String, reason: String)
 
     public var description: String {
         switch self {
         case .listDoesNotRender(let path, let reason): "The list at \(path) does not render: \(reason)"
+        case .invalidRoutePattern(_, let reason): "Invalid route: \(reason)"
         }
     }
 }

@@ -164,13 +164,23 @@ public struct Router: HTTPResponder {
         return result.filter { seen.insert($0).inserted }
     }
 
+    /// Why `pattern` cannot be a route pattern, or nil: `*` (the rest of the path) must be its last
+    /// segment. An app checks its patterns with this before registering them (Cellar's
+    /// `App.validate()` does), so that a bad one is an error at start-up, not a trap.
+    public static func problem(withPattern pattern: String) -> String? {
+        let parts = split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern)
+        guard let rest = parts.firstIndex(where: { $0.hasPrefix("*") }), rest != parts.count - 1 else { return nil }
+        return "'*' must be the last segment of a route pattern: \(pattern)"
+    }
+
     private static func parse(pattern: String) -> [Segment] {
         let parts = split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern)
         return parts.enumerated().map { index, part in
             if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("*") {
-                // A programmer error in a pattern written at start-up, while routes are registered:
-                // no request can reach it.
+                // A programmer error in a pattern written in the source, reached only while routes are
+                // registered at start-up, never by a request; ``problem(withPattern:)`` reports it
+                // as an error to an app that checks first.
                 precondition(index == parts.count - 1, "'*' must be the last segment of a route pattern: \(pattern)")
                 return .rest(part.count > 1 ? String(part.dropFirst()) : "*")
             }

@@ -34,6 +34,23 @@ import Testing
         #expect(error.description.hasPrefix("The list at /throws does not render"))
     }
 
+    /// A `*` segment anywhere but last would trap in the router: validation reports it first.
+    @Test(arguments: [("/files/*rest/more", true), ("/files/*rest", false)])
+    func aRoutePatternTheRouterRefusesIsAnError(pattern: String, refused: Bool) throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        app.route(.get, pattern) { _ in .text("ok") }
+        if refused {
+            let error = try #require(throws: StartupError.self) { try app.validate() }
+            #expect(error.description == "Invalid route: '*' must be the last segment of a route pattern: \(pattern)")
+        } else {
+            try app.validate()
+        }
+        // A list mounted under a `*` segment gets its detail route after it: refused too.
+        let lists = App(publicDirectory: Repository.publicDirectory)
+        lists.list(pattern) { _ in FaultyController(rows: 1, failure: .none) }
+        #expect(throws: StartupError.self) { try lists.validate() }
+    }
+
     @Test func anIndexOverBrokenListsValidatesTheListsThemselves() throws {
         let app = App(publicDirectory: Repository.publicDirectory)
         app.indexList()

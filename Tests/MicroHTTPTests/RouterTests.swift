@@ -42,6 +42,14 @@ import Testing
         #expect(text(try respond(.get, "/files//etc/passwd")) == "rest=/etc/passwd")
     }
 
+    @Test func aRestSegmentAnywhereButLastIsAProblemToReport() {
+        #expect(Router.problem(withPattern: "/static/*path") == nil)
+        #expect(Router.problem(withPattern: "*") == nil)
+        #expect(Router.problem(withPattern: "/people/:id") == nil)
+        #expect(Router.problem(withPattern: "/a/*/b") == "'*' must be the last segment of a route pattern: /a/*/b")
+        #expect(Router.problem(withPattern: "/*rest/:id") != nil)
+    }
+
     @Test func unknownPathIs404() {
         #expect(throws: HTTPError.self) { try respond(.get, "/nope") }
         do {

@@ -27,6 +27,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux).
+        .target(name: "CByteScan"),
         // HTTP server over libmicrohttpd: knows nothing of tables or cells.
         .target(
             name: "MicroHTTP",
@@ -37,7 +39,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Cells, reuse, providers and table controllers: knows nothing of HTTP.
-        .target(name: "TableKit", swiftSettings: strictSettings),
+        .target(name: "TableKit", dependencies: ["CByteScan"], swiftSettings: strictSettings),
         // The glue: table controllers mounted on routes, formats, paging, streaming, metrics.
         .target(
             name: "Cellar",

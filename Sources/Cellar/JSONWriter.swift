@@ -210,14 +210,14 @@ public struct JSONWriter: ~Copyable, Sendable {
             out.pointee = UInt8(ascii: "\"")
             return 2
         }
-        if ByteScan.copyIfShortAndClean(input, count: count, to: out, mask: ByteScan.jsonMask) {
+        if ByteScan.copyIfShortAndClean(input, count: count, to: out, flags: .json) {
             out[count] = UInt8(ascii: "\"")
             return count &+ 2
         }
         var index = 0
         while index < count {
             // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
-            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.jsonMask)
+            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .json)
             guard index < count else { break }
             let byte = input[index]
             if byte < 0x80 && needsEscape(byte) {

@@ -241,12 +241,12 @@ public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline static func escape(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         guard let input = source.baseAddress else { return 0 }
         let count = source.count
-        if ByteScan.copyIfShortAndClean(input, count: count, to: output, mask: ByteScan.htmlMask) { return count }
+        if ByteScan.copyIfShortAndClean(input, count: count, to: output, flags: .html) { return count }
         var out = output
         var index = 0
         while index < count {
             // Eight bytes at a time up to the next byte that needs a look…
-            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, mask: ByteScan.htmlMask)
+            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .html)
             guard index < count else { break }
             // …then that byte: an entity (one 8-byte store of a constant), a run of non-ASCII text
             // (flagged by the word test, plain after all), a text shorter than a word, or a

@@ -47,11 +47,12 @@ build() {
     local -a files
     read -r -a files <<<"$(sources_for "$target") $here/Harnesses/Support.swift"
     # `-package-name`: the sources use `package` access (shared between the package's modules).
+    # `-I`: TableKit imports CByteScan, a header-only C module of inline vector tests.
     local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings -package-name cellar
-        -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
+        -I Sources/CByteScan/include -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
     # Rebuild only when a source, the script or the command changed.
     if [ -x "$binary" ] && [ "$(cat "$binary.cmd" 2>/dev/null)" = "${command[*]}" ] \
-        && [ -z "$(find "${files[@]}" "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then
+        && [ -z "$(find "${files[@]}" Sources/CByteScan/include "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then
         echo "== $target: up to date ($binary)"
         return 0
     fi

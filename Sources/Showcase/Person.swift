@@ -50,6 +50,17 @@ extension Person: PrototypeData {
         default: .missing
         }
     }
+
+    // The listbench rows write their texts straight from the person: no `PrototypeValue` per slot.
+    public func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
+        switch key {
+        case "name": html.text(name)
+        case "role": html.text(role.rawValue)
+        case "email": html.text(email)
+        case "bio": html.text(bio)
+        default: break
+        }
+    }
 }
 
 /// The people of the showcase, made up deterministically, with markup, quotes, ampersands and

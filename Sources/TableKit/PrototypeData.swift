@@ -46,6 +46,20 @@ public enum PrototypeValue: Sendable {
 /// The table adds `id` (the row's identifier) and `href` (its detail link) before asking the data.
 public protocol PrototypeData {
     func prototypeValue(forKey key: String) -> PrototypeValue
+
+    /// Writes the value for `key` into `html`, escaped: what `prototypeValue(forKey:)` gives,
+    /// written as a template writes it.
+    ///
+    /// The default asks ``prototypeValue(forKey:)``. A type on a hot list can write its texts
+    /// directly instead, which saves making (and retaining the string of) a ``PrototypeValue``
+    /// for every value of every row; it must write what its `prototypeValue(forKey:)` gives.
+    func writePrototypeValue(forKey key: String, into html: inout HTMLWriter)
+}
+
+extension PrototypeData {
+    public func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
+        prototypeValue(forKey: key).write(into: &html)
+    }
 }
 
 extension Dictionary: PrototypeData where Key == String, Value == String {

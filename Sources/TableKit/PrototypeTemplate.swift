@@ -114,7 +114,7 @@ public final class PrototypeTemplate: Sendable {
                 let start = Int(instruction.operand)
                 html.append(UnsafeRawBufferPointer(rebasing: literals[start..<start + Int(instruction.length)]))
             case .value:
-                data.prototypeValue(forKey: keys[Int(instruction.operand)]).write(into: &html)
+                data.writePrototypeValue(forKey: keys[Int(instruction.operand)], into: &html)
             case .identifier:
                 if let selection {
                     html.text(selection.identifier)

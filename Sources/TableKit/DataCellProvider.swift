@@ -66,6 +66,28 @@ public struct DataCellProvider {
 
     /// Dequeues the cell from `tableView` and configures it for this row.
     public func dequeueConfiguredCell(from tableView: TableView, selection: consuming RowSelection? = nil) throws -> TableViewCell {
+        let cell = try dequeueCell(from: tableView, selection: selection)
+        do {
+            // `cell` is owned here until it is returned: configure borrows it without a retain.
+            try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef { try configuration.configure($0, identifier: explicitIdentifier) }
+        } catch {
+            tableView.recycle(cell)
+            throw error
+        }
+        return cell
+    }
+
+    /// The table's own path, after `dequeueCell(from:selection:)` and the row's opening markup:
+    /// configures `cell` and renders it. A prototype's data is lent to its template for the
+    /// render instead of stored in the cell, which saves two reference-count operations (atomic,
+    /// as the rows are shared between threads) per row: after it, the cell's `data` is `nil`.
+    /// On an error the caller recycles the cell.
+    func configureAndRender(_ cell: TableViewCell, into html: inout HTMLWriter) throws {
+        try configuration.configureAndRender(cell, identifier: explicitIdentifier, into: &html)
+    }
+
+    /// Takes the cell for this row from the table view's pool, holding `selection`; not configured.
+    func dequeueCell(from tableView: TableView, selection: consuming RowSelection?) throws -> TableViewCell {
         let cell: TableViewCell
         if let explicitIdentifier {
             cell = try tableView.dequeue(explicitIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
@@ -75,13 +97,6 @@ public struct DataCellProvider {
             throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
         }
         cell.selection = consume selection
-        do {
-            // `cell` is owned here until it is returned: configure borrows it without a retain.
-            try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef { try configuration.configure($0, identifier: explicitIdentifier) }
-        } catch {
-            tableView.recycle(cell)
-            throw error
-        }
         return cell
     }
 }
@@ -97,6 +112,18 @@ public protocol DataCellProviding {
 @usableFromInline protocol CellConfiguration {
     var cellClass: TableViewCell.Type? { get }
     func configure(_ cell: TableViewCell, identifier: String?) throws
+    /// Configures `cell` and renders it; the default configures, then renders.
+    func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws
+}
+
+extension CellConfiguration {
+    @usableFromInline func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws {
+        // The caller owns `cell` for the whole row: borrow it without a retain.
+        try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef {
+            try configure($0, identifier: identifier)
+            try $0.render(into: &html)
+        }
+    }
 }
 
 @usableFromInline func mismatch(_ cell: TableViewCell, _ identifier: String?, expected: Any.Type) -> TableKitError {
@@ -137,6 +164,12 @@ public protocol DataCellProviding {
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
         unsafeDowncast(cell, to: PrototypeCell.self).replaceData(with: data)
+    }
+
+    @usableFromInline func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws {
+        guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
+        // Lent, not stored: the provider holds the data until the row is written.
+        unsafeDowncast(cell, to: PrototypeCell.self).render(lending: data, into: &html)
     }
 }
 

@@ -7,7 +7,9 @@ public final class PrototypeCell: TableViewCell {
     public let template: PrototypeTemplate?
     /// The identifier the prototype was registered under.
     public let prototypeIdentifier: String
-    /// The row's data, until the next reuse.
+    /// The row's data, until the next reuse, when the cell was configured by
+    /// ``DataCellProvider/dequeueConfiguredCell(from:selection:)``. A table's render lends each
+    /// row's data to the template instead and keeps none: there it stays `nil`.
     public var data: (any PrototypeData)? {
         get { hasData ? dataStorage.pointee : nil }
         set {
@@ -18,10 +20,10 @@ public final class PrototypeCell: TableViewCell {
     // The data lives in memory the cell owns, as a non-optional existential, so rendering opens
     // it in place through the pointer instead of copying it (and retaining what it holds) per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
-    @exclusivity(unchecked) private var hasData = false
+    @exclusivity(unchecked) fileprivate var hasData = false
     // `template` without a retain per row (reading the optional `let` retained it, measured in the
     // disassembly): the `let` above keeps it alive.
-    private let templateReference: Unmanaged<PrototypeTemplate>?
+    fileprivate let templateReference: Unmanaged<PrototypeTemplate>?
 
     public override class var reuseIdentifier: String { "PrototypeCell" }
 
@@ -67,6 +69,18 @@ public final class PrototypeCell: TableViewCell {
             } else {
                 template.render(into: &html, data: NoPrototypeData(), selection: selectionStorage.pointee)
             }
+        }
+    }
+}
+
+extension PrototypeCell {
+    /// Renders the template filled from `data`, which the cell does not keep (its `data` is `nil`
+    /// afterwards): the table's render of a prototype row, with no copy of the row's data.
+    func render(lending data: some PrototypeData, into html: inout HTMLWriter) {
+        hasData = false
+        guard let templateReference else { return }
+        templateReference._withUnsafeGuaranteedRef { template in
+            template.render(into: &html, data: data, selection: selectionStorage.pointee)
         }
     }
 }

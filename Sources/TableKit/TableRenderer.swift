@@ -113,7 +113,7 @@ public struct TableRenderer {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
         let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
-        let cell = try provider.dequeueConfiguredCell(from: tableView, selection: selection)
+        let cell = try provider.dequeueCell(from: tableView, selection: selection)
         if let entry = cell.poolEntryReference {
             entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
         } else {
@@ -122,7 +122,7 @@ public struct TableRenderer {
         html.pathSegment(identifier)
         html.raw("\">")
         do {
-            try cell.render(into: &html)
+            try provider.configureAndRender(cell, into: &html)
         } catch {
             tableView.recycle(cell)
             throw error

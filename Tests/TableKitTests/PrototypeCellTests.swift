@@ -43,6 +43,31 @@ import Testing
         #expect(html.count == 0)
     }
 
+    /// Row data that reports when it is freed.
+    final class Row: PrototypeData {
+        let name: String
+        init(name: String) { self.name = name }
+        func prototypeValue(forKey key: String) -> PrototypeValue { key == "name" ? .text(name) : .missing }
+    }
+
+    /// The table lends a prototype row's data to the template for the render: every row shows its
+    /// own values through the one recycled cell, and once the page is written no cell holds a row.
+    @Test func theTableLendsEachRowsDataToTheTemplateAndKeepsNone() throws {
+        let registry = try registry("{{name}}")
+        weak var last: Row?
+        let html = try {
+            let rows = (0..<3).map { Row(name: "Ada <\($0)>") }
+            last = rows[2]
+            let controller = StubController(rows: 3) { DataCellProvider(prototype: "RowCell", for: $0, data: rows[$0.row]) }
+            return try controller.renderedHTML(registry: registry)
+        }()
+        #expect(html.contains("Ada &lt;0&gt;</li>") && html.contains("Ada &lt;1&gt;</li>") && html.contains("Ada &lt;2&gt;</li>"))
+        #expect(last == nil, "a recycled cell still holds the last row's data")
+        let pooled = try TableView(registry: registry).dequeueReusableCell(
+            PrototypeCell.self, withIdentifier: "RowCell", for: IndexPath(row: 0, section: 0))
+        #expect(pooled.data == nil)
+    }
+
     @Test func eachPrototypeIdentifierHasItsOwnCellsAndStyleClass() throws {
         let registry = ReuseRegistry()
         try registry.registerPrototype("NoteCell", template: "n:{{t}}")

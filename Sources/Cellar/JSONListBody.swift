@@ -198,7 +198,7 @@ final class JSONListBody: ListBody {
     private func writeRows(of slice: TableLayout.Slice, until limit: Int, direct: some JSONItemWriting) throws -> Bool {
         while row < slice.rows.upperBound {
             let indexPath = IndexPath(row: row, section: slice.section)
-            writeRowStart(indexPath, first: row == slice.rows.lowerBound)
+            writeRowStart(indexPath, first: row == slice.rows.lowerBound, cell: direct.cellIdentifier(forRowAt: indexPath))
             // No Encodable containers, no cast per row.
             let mark = encoder.writer.count
             encoder.writer.raw(",\"item\":")
@@ -230,11 +230,10 @@ final class JSONListBody: ListBody {
     }
 
     /// Writes a row's object up to its item: `{"id":…,"cell":…,"href":…`.
-    private func writeRowStart(_ indexPath: IndexPath, first: Bool) {
+    private func writeRowStart(_ indexPath: IndexPath, first: Bool, cell: String? = nil) {
         let identifier = controller.identifier(forRowAt: indexPath)
-        let provider = controller.cellProvider(forRowAt: indexPath)
         encoder.writer.string(after: first ? "{\"id\":" : ",{\"id\":", identifier)
-        writeCellMember(cellName(provider))
+        writeCellMember(cell ?? cellName(controller.cellProvider(forRowAt: indexPath)))
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
         if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
     }

@@ -34,4 +34,10 @@ public struct PeopleCellProvider: DataCellProviding, Sendable {
         }
         return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
     }
+
+    /// The reuse identifier of the cell `cellProvider(forRowAt:)` picks, without making the
+    /// provider: the JSON twin names each row's cell.
+    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String {
+        people[indexPath.row].role == .engineer ? EngineerCell.reuseIdentifier : "SubtitleCell"
+    }
 }

@@ -59,41 +59,35 @@ static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) {
 
 #else
 
-static inline int cellar_scan_html_byte(uint8_t b) {
-    return b < 0x20 || b >= 0x7F || b == '&' || b == '\'' || b == '<' || b == '>' || b == '"';
+static inline uint32_t cellar_flags16(const uint8_t *bytes, int json) {
+    uint32_t flags = 0;
+    for (int i = 0; i < 16; i++) {
+        uint8_t b = bytes[i];
+        int flagged = b < 0x20 || b >= 0x7F || b == '&' || b == '\'' || b == '<' || b == '>' || b == '"' || (json && b == '\\');
+        flags |= (uint32_t)flagged << i;
+    }
+    return flags;
 }
 
 static inline uint32_t cellar_copy16_html(const uint8_t *input, uint8_t *output) {
     memcpy(output, input, 16);
-    uint32_t flags = 0;
-    for (int i = 0; i < 16; i++) flags |= (uint32_t)cellar_scan_html_byte(input[i]) << i;
-    return flags;
+    return cellar_flags16(input, 0);
 }
 
 static inline uint32_t cellar_copy16_json(const uint8_t *input, uint8_t *output) {
     memcpy(output, input, 16);
-    uint32_t flags = 0;
-    for (int i = 0; i < 16; i++) flags |= (uint32_t)(cellar_scan_html_byte(input[i]) || input[i] == '\\') << i;
-    return flags;
+    return cellar_flags16(input, 1);
 }
 
-static inline uint32_t cellar_scan_words_html(uint64_t first, uint64_t second) {
+static inline uint32_t cellar_scan_words(uint64_t first, uint64_t second, int json) {
     uint8_t bytes[16];
     memcpy(bytes, &first, 8);
     memcpy(bytes + 8, &second, 8);
-    uint32_t flags = 0;
-    for (int i = 0; i < 16; i++) flags |= (uint32_t)cellar_scan_html_byte(bytes[i]) << i;
-    return flags;
+    return cellar_flags16(bytes, json);
 }
 
-static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) {
-    uint8_t bytes[16];
-    memcpy(bytes, &first, 8);
-    memcpy(bytes + 8, &second, 8);
-    uint32_t flags = 0;
-    for (int i = 0; i < 16; i++) flags |= (uint32_t)(cellar_scan_html_byte(bytes[i]) || bytes[i] == '\\') << i;
-    return flags;
-}
+static inline uint32_t cellar_scan_words_html(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 0); }
+static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 1); }
 
 #endif
 #endif

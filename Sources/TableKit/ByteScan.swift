@@ -77,7 +77,9 @@ public enum ByteScan {
 
     /// Copies the run of bytes from `input[index]` on that `flags` does not flag, sixteen bytes at
     /// a time while sixteen are left, then eight at a time (see ``copyCleanRun(_:count:index:out:mask:)``).
-    /// Writes up to 15 bytes past what it reports: the caller's output must have room for them.
+    /// A 16-byte store happens only while sixteen input bytes remain, so it never writes past the
+    /// room the rest of the input needs; the word path may write up to 7 bytes past what it
+    /// reports, as there: the caller's output must have room for them.
     @inlinable @inline(__always) public static func copyCleanRun(
         _ input: UnsafePointer<UInt8>, count: Int, index: inout Int, out: inout UnsafeMutablePointer<UInt8>,
         flags: Flags

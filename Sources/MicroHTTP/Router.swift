@@ -174,16 +174,13 @@ public struct Router: HTTPResponder {
     }
 
     private static func parse(pattern: String) -> [Segment] {
-        let parts = split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern)
-        return parts.enumerated().map { index, part in
+        // A programmer error in a pattern written in the source, reached only while routes are
+        // registered at start-up, never by a request; ``problem(withPattern:)`` reports it as an
+        // error to an app that checks first (Cellar's `App.validate()` does).
+        if let problem = problem(withPattern: pattern) { preconditionFailure(problem) }
+        return split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern).map { part in
             if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
-            if part.hasPrefix("*") {
-                // A programmer error in a pattern written in the source, reached only while routes are
-                // registered at start-up, never by a request; ``problem(withPattern:)`` reports it
-                // as an error to an app that checks first.
-                precondition(index == parts.count - 1, "'*' must be the last segment of a route pattern: \(pattern)")
-                return .rest(part.count > 1 ? String(part.dropFirst()) : "*")
-            }
+            if part.hasPrefix("*") { return .rest(part.count > 1 ? String(part.dropFirst()) : "*") }
             return .literal(String(part))
         }
     }

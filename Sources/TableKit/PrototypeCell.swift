@@ -20,10 +20,10 @@ public final class PrototypeCell: TableViewCell {
     // The data lives in memory the cell owns, as a non-optional existential, so rendering opens
     // it in place through the pointer instead of copying it (and retaining what it holds) per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
-    @exclusivity(unchecked) fileprivate var hasData = false
+    @exclusivity(unchecked) private var hasData = false
     // `template` without a retain per row (reading the optional `let` retained it, measured in the
     // disassembly): the `let` above keeps it alive.
-    fileprivate let templateReference: Unmanaged<PrototypeTemplate>?
+    private let templateReference: Unmanaged<PrototypeTemplate>?
 
     public override class var reuseIdentifier: String { "PrototypeCell" }
 
@@ -62,18 +62,12 @@ public final class PrototypeCell: TableViewCell {
     }
 
     public override func render(into html: inout HTMLWriter) throws {
-        guard let templateReference else { return }
+        guard hasData, let templateReference else { return render(lending: NoPrototypeData(), into: &html) }
         templateReference._withUnsafeGuaranteedRef { template in
-            if hasData {
-                dataStorage.pointee.fill(template, into: &html, selection: selectionStorage.pointee)
-            } else {
-                template.render(into: &html, data: NoPrototypeData(), selection: selectionStorage.pointee)
-            }
+            dataStorage.pointee.fill(template, into: &html, selection: selectionStorage.pointee)
         }
     }
-}
 
-extension PrototypeCell {
     /// Renders the template filled from `data`, which the cell does not keep (its `data` is `nil`
     /// afterwards): the table's render of a prototype row, with no copy of the row's data.
     func render(lending data: some PrototypeData, into html: inout HTMLWriter) {

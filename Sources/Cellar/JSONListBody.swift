@@ -172,12 +172,18 @@ final class JSONListBody: ListBody {
     /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell name met, written once
     /// per response: a row appends it whole between its identifier and its link's last segment.
     // One render at a time: no exclusivity checks per row.
-    @exclusivity(unchecked) private var cellMembers: [(name: String, bytes: [UInt8])] = []
+    // The bytes live outside any array: copying an array out of a class property to read it is a
+    // retain and a release, atomic, per row.
+    @exclusivity(unchecked) private var cellMembers: [(name: String, bytes: UnsafeMutableRawBufferPointer)] = []
+
+    deinit {
+        for member in cellMembers { member.bytes.deallocate() }
+    }
 
     private func writeCellMember(_ name: String) {
         // A list has a handful of cell kinds: a linear search of short names beats hashing one per row.
         for index in cellMembers.indices where cellMembers[index].name == name {
-            cellMembers[index].bytes.withUnsafeBytes { encoder.writer.append($0) }
+            encoder.writer.append(UnsafeRawBufferPointer(cellMembers[index].bytes))
             return
         }
         var json = JSONWriter()
@@ -189,8 +195,12 @@ final class JSONListBody: ListBody {
             json.raw(",\"href\":null")
         }
         let bytes = json.takeBytes()
-        if cellMembers.count < 16 { cellMembers.append((name, bytes)) }
         bytes.withUnsafeBytes { encoder.writer.append($0) }
+        if cellMembers.count < 16 {
+            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            kept.copyBytes(from: bytes)
+            cellMembers.append((name, kept))
+        }
     }
 
     /// Writes the slice's rows from `row` on, each item written by the controller itself; false

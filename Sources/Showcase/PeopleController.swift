@@ -23,7 +23,10 @@ public struct PeopleController: TableController, JSONItemWriting {
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { people[indexPath.row] }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
-        people[indexPath.row].writeJSON(into: &json)
+        // Borrowed from the array, which outlives the call: no retain and release of the person per row.
+        cells.people.withUnsafeBufferPointer { people in
+            Unmanaged.passUnretained(people[indexPath.row])._withUnsafeGuaranteedRef { $0.writeJSON(into: &json) }
+        }
         return true
     }
     public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { cells.cellIdentifier(forRowAt: indexPath) }

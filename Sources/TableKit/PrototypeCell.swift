@@ -64,7 +64,7 @@ public final class PrototypeCell: TableViewCell {
     public override func render(into html: inout HTMLWriter) throws {
         guard hasData, let templateReference else { return render(lending: NoPrototypeData(), into: &html) }
         templateReference._withUnsafeGuaranteedRef { template in
-            dataStorage.pointee.fill(template, into: &html, selection: selectionStorage.pointee)
+            dataStorage.pointee.fill(template, into: &html, selectionAt: selectionStorage)
         }
     }
 
@@ -74,7 +74,7 @@ public final class PrototypeCell: TableViewCell {
         hasData = false
         guard let templateReference else { return }
         templateReference._withUnsafeGuaranteedRef { template in
-            template.render(into: &html, data: data, selection: selectionStorage.pointee)
+            template.render(into: &html, data: data, selectionAt: selectionStorage)
         }
     }
 }
@@ -83,8 +83,8 @@ extension PrototypeData {
     /// Opens the existential once and hands the template `self` as it is stored.
     // `mutating` only so that a call through the cell's pointer opens the existential in place
     // (a non-mutating call copies it out first); it changes nothing.
-    fileprivate mutating func fill(_ template: PrototypeTemplate, into html: inout HTMLWriter, selection: RowSelection?) {
-        template.render(into: &html, data: self, selection: selection)
+    fileprivate mutating func fill(_ template: PrototypeTemplate, into html: inout HTMLWriter, selectionAt selection: UnsafePointer<RowSelection?>) {
+        template.render(into: &html, data: self, selectionAt: selection)
     }
 }
 

@@ -91,6 +91,11 @@ public final class PrototypeTemplate: Sendable {
 
     /// Writes the template filled from `data`, with `{{id}}` and `{{href}}` taken from the row's selection.
     public func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?) {
+        withUnsafePointer(to: selection) { render(into: &html, data: data, selectionAt: $0) }
+    }
+
+    /// Writes the template with the selection read where it is stored (a cell's), not copied.
+    func render(into html: inout HTMLWriter, data: some PrototypeData, selectionAt selection: UnsafePointer<RowSelection?>) {
         // The program, literals and keys are borrowed once per row, not looked up per instruction.
         program.withUnsafeBufferPointer { program in
             keys.withUnsafeBufferPointer { keys in
@@ -103,8 +108,10 @@ public final class PrototypeTemplate: Sendable {
 
     private func run(
         _ program: UnsafeBufferPointer<Instruction>, keys: UnsafeBufferPointer<String>, literals: UnsafeRawBufferPointer,
-        into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?
+        into html: inout HTMLWriter, data: some PrototypeData, selection: UnsafePointer<RowSelection?>
     ) {
+        // The selection is only read in place: copying it out is two string copies per row.
+        let hasSelection = selection.pointee != nil
         var counter = 0
         while counter < program.count {
             let instruction = program[counter]
@@ -116,21 +123,21 @@ public final class PrototypeTemplate: Sendable {
             case .value:
                 data.writePrototypeValue(forKey: keys[Int(instruction.operand)], into: &html)
             case .identifier:
-                if let selection {
-                    html.text(selection.identifier)
+                if let identifier = selection.pointee?.identifier {
+                    html.text(identifier)
                 } else {
                     data.prototypeValue(forKey: "id").write(into: &html)
                 }
             case .selection:
-                if let selection {
-                    selection.write(into: &html)
+                if hasSelection {
+                    selection.pointee?.write(into: &html)
                 } else {
                     data.prototypeValue(forKey: "href").write(into: &html)
                 }
             case .section, .invertedSection:
                 let key = keys[Int(instruction.operand)]
                 let truthy: Bool
-                if selection != nil && (key == "id" || key == "href") {
+                if hasSelection && (key == "id" || key == "href") {
                     truthy = true
                 } else {
                     truthy = data.prototypeValue(forKey: key).isTruthy

@@ -87,6 +87,18 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// ASCII case-insensitive comparison, which is what HTTP field names need.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        // The byte count is known without a scan, and most names differ in length: every
+        // response checks each default header against its own fields.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let equal: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in left.indices where left[index] != right[index] && lowercase(left[index]) != lowercase(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let equal = equal ?? nil { return equal }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {
@@ -104,11 +116,19 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     private static func sanitisedValue(_ value: String) -> String {
+        // A tight loop over the bytes when the string lends them: values such as a
+        // Content-Security-Policy are long, and the view's iterator costs several times more.
+        let isClean: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        }
+        if isClean == true { return value }
         guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { return value }
         return String(decoding: value.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }, as: UTF8.self)
     }
 
     private static func sanitisedName(_ name: String) -> String {
+        let isToken: Bool? = name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) }
+        if isToken == true { return name }
         guard !name.utf8.allSatisfy(isTokenByte) else { return name }
         return String(decoding: name.utf8.filter(isTokenByte), as: UTF8.self)
     }
@@ -118,8 +138,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 }

@@ -34,6 +34,45 @@ import Testing
         }
     }
 
+    @Test func namesKeepExactlyTheTokenCharactersOfRFC9110() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for byte in UInt8(0x20)...UInt8(0x7E) {
+            var headers = HTTPHeaders()
+            // A long name too, so the check runs over a native string's storage as well as a small one.
+            let name = String(decoding: [UInt8(ascii: "X")] + [byte] + Array("-Padding-Beyond-Fifteen-Bytes".utf8), as: UTF8.self)
+            headers.add(name: name, value: "v")
+            let kept = headers.map(\.name)[0]
+            #expect(kept == (tchar.contains(byte) ? name : name.filter { $0.asciiValue != byte }), "byte \(byte)")
+        }
+    }
+
+    @Test func valuesLoseCRLFAndNULWhereverTheyAre() {
+        let long = String(repeating: "default-src 'self'; ", count: 10)
+        for bad in ["\r", "\n", "\u{0}"] {
+            for value in ["a\(bad)b", long + bad, bad + long, long + bad + long] {
+                var headers = HTTPHeaders()
+                headers.add(name: "X", value: value)
+                #expect(headers["X"] == value.replacingOccurrences(of: bad, with: ""))
+            }
+        }
+        var clean = HTTPHeaders()
+        clean.add(name: "Content-Security-Policy", value: long)
+        #expect(clean["content-security-policy"] == long)
+    }
+
+    @Test func namesCompareCaseInsensitivelyOnlyForLetters() {
+        let headers: HTTPHeaders = ["X-Request-ID": "1", "A^B": "2", "Cache-Control-Extension-Long-Name": "3"]
+        #expect(headers["x-request-id"] == "1")
+        #expect(headers["X-REQUEST-ID"] == "1")
+        #expect(headers["X-Request-I"] == nil)
+        #expect(headers["X-Request-IDs"] == nil)
+        #expect(headers["X_Request-ID"] == nil)
+        #expect(headers["a~b"] == nil)
+        #expect(headers["a^b"] == "2")
+        #expect(headers["CACHE-control-EXTENSION-long-name"] == "3")
+        #expect(headers["Cache-Control-Extension-Long-Nam"] == nil)
+    }
+
     @Test func prefersJSON() {
         func request(_ accept: String?) -> Request {
             Request(path: "/", headers: accept.map { ["Accept": $0] } ?? [:])

@@ -134,13 +134,15 @@ public enum ByteScan {
         }
     }
 
-    /// Copies a text of 8 to 16 bytes that `mask` flags nowhere with two overlapping words, and
-    /// says whether it did (false: the caller escapes it). Most texts of a row — names, roles, a
-    /// link's base — are such texts.
+    /// Copies a text of 1 to 16 bytes that `flags` flags nowhere, and says whether it did (false:
+    /// the caller escapes it). Most texts of a row — names, roles, a link's base — are such texts.
+    /// 8 to 16 bytes are two overlapping words; fewer are gathered into one word without reading
+    /// past the text, and stored as a word: the caller's output must have room for 8 bytes.
     @inlinable @inline(__always) public static func copyIfShortAndClean(
         _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>, flags: Flags
     ) -> Bool {
-        guard count >= 8 && count <= 16 else { return false }
+        guard count >= 8 else { return copyIfTinyAndClean(input, count: count, to: out, flags: flags) }
+        guard count <= 16 else { return false }
         let first = load(input)
         let last = load(input + (count &- 8))
         // Both words in one vector test.
@@ -152,6 +154,33 @@ public enum ByteScan {
         guard flagged == 0 else { return false }
         store(first, at: out)
         store(last, at: out + (count &- 8))
+        return true
+    }
+
+    /// ``copyIfShortAndClean(_:count:to:flags:)`` for 1 to 7 bytes: two overlapping 4-byte loads,
+    /// or three single bytes, make one word whose bytes from `count` on are zero (flagged as
+    /// controls, so cut off the mask: a borrow only flags bytes above the one it starts from).
+    @inlinable @inline(__always) static func copyIfTinyAndClean(
+        _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>, flags: Flags
+    ) -> Bool {
+        guard count > 0 else { return false }
+        let word: UInt64
+        if count >= 4 {
+            let raw = UnsafeRawPointer(input)
+            let first = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            word = first | last &<< UInt64(8 &* (count &- 4))
+        } else {
+            let middle = count &>> 1
+            word = UInt64(input[0]) | UInt64(input[middle]) &<< UInt64(8 &* middle) | UInt64(input[count &- 1]) &<< UInt64(8 &* (count &- 1))
+        }
+        let flagged =
+            switch flags {
+            case .html: htmlMask(word)
+            case .json: jsonMask(word)
+            }
+        guard flagged & (UInt64.max &>> UInt64(64 &- 8 &* count)) == 0 else { return false }
+        store(word, at: out)
         return true
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+@testable import Cellar
+
+/// JSON strings of 1 to 16 bytes are read a word at a time. Each text here sits at the very end
+/// of its own allocation, so that a read past it is a heap overflow AddressSanitizer reports.
+@Suite struct JSONShortTextBoundsTests {
+    @Test func everyLengthFromOneToSixteenWithAnEscapedByteAnywhere() throws {
+        for special in [UInt8(ascii: "\""), UInt8(ascii: "<"), 0x0A, UInt8(ascii: "'")] {
+            for length in 1...16 {
+                for position in -1..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "q"), count: length)
+                    if position >= 0 { bytes[position] = special }
+                    let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
+                    defer { input.deallocate() }
+                    _ = input.initialize(from: bytes)
+                    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: length * 6 + 10)
+                    defer { output.deallocate() }
+                    let count = JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: output)
+                    let json = Data(UnsafeBufferPointer(start: output, count: count))
+                    let decoded = try JSONDecoder().decode(String.self, from: json)
+                    #expect(decoded == String(decoding: bytes, as: UTF8.self), "length \(length), \(special) at \(position)")
+                }
+            }
+        }
+    }
+}

@@ -157,6 +157,46 @@ public enum ByteScan {
         return true
     }
 
+    /// The 1 to 8 bytes at `input` as one little-endian word, zeros above them, read without
+    /// going past them.
+    @inlinable @inline(__always) static func gather(_ input: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(input)
+        if count == 8 { return raw.loadUnaligned(as: UInt64.self) }
+        if count >= 4 {
+            let first = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return first | last &<< UInt64(8 &* (count &- 4))
+        }
+        let middle = count &>> 1
+        return UInt64(input[0]) | UInt64(input[middle]) &<< UInt64(8 &* middle) | UInt64(input[count &- 1]) &<< UInt64(8 &* (count &- 1))
+    }
+
+    /// Stores the low `count` (1 to 8) bytes of `word` at `output`, and nothing past them.
+    @inlinable @inline(__always) static func scatter(_ word: UInt64, count: Int, to output: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(output)
+        if count == 8 {
+            raw.storeBytes(of: word, as: UInt64.self)
+        } else if count >= 4 {
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: word), as: UInt32.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: word &>> UInt64(8 &* (count &- 4))), toByteOffset: count &- 4, as: UInt32.self)
+        } else if count >= 2 {
+            raw.storeBytes(of: UInt16(truncatingIfNeeded: word), as: UInt16.self)
+            raw.storeBytes(of: UInt16(truncatingIfNeeded: word &>> UInt64(8 &* (count &- 2))), toByteOffset: count &- 2, as: UInt16.self)
+        } else {
+            output.pointee = UInt8(truncatingIfNeeded: word)
+        }
+    }
+
+    /// High bit set in each of the low `count` (1 to 8) bytes of `word` that is not an ASCII digit;
+    /// zero when all are digits. Bit 7 is cleared before each addition, so no carry crosses a byte.
+    @inlinable @inline(__always) static func nonDigits(_ word: UInt64, count: Int) -> UInt64 {
+        let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+        let aboveNine = low7 &+ 0x4646_4646_4646_4646  // bit 7 set from 0x3A up
+        let fromZero = low7 &+ 0x5050_5050_5050_5050  // bit 7 set from 0x30 up
+        let flagged = (word | aboveNine | ~fromZero) & 0x8080_8080_8080_8080
+        return flagged & (UInt64.max &>> UInt64(64 &- 8 &* count))
+    }
+
     /// ``copyIfShortAndClean(_:count:to:flags:)`` for 1 to 7 bytes: two overlapping 4-byte loads,
     /// or three single bytes, make one word whose bytes from `count` on are zero (flagged as
     /// controls, so cut off the mask: a borrow only flags bytes above the one it starts from).
@@ -164,16 +204,7 @@ public enum ByteScan {
         _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>, flags: Flags
     ) -> Bool {
         guard count > 0 else { return false }
-        let word: UInt64
-        if count >= 4 {
-            let raw = UnsafeRawPointer(input)
-            let first = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let last = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            word = first | last &<< UInt64(8 &* (count &- 4))
-        } else {
-            let middle = count &>> 1
-            word = UInt64(input[0]) | UInt64(input[middle]) &<< UInt64(8 &* middle) | UInt64(input[count &- 1]) &<< UInt64(8 &* (count &- 1))
-        }
+        let word = gather(input, count: count)
         let flagged =
             switch flags {
             case .html: htmlMask(word)

@@ -153,6 +153,14 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// returns the bytes written. The result holds only `A–Z a–z 0–9 - . _ ~ %`, safe in HTML,
     /// JSON and URLs alike.
     public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        // Row identifiers are mostly numbers: up to eight digits are tested as one word.
+        if let input = source.baseAddress, source.count <= 8, source.count > 0 {
+            let word = ByteScan.gather(input, count: source.count)
+            if ByteScan.nonDigits(word, count: source.count) == 0 {
+                ByteScan.scatter(word, count: source.count, to: output)
+                return source.count
+            }
+        }
         var out = output
         // Digits and unreserved ASCII are most identifiers: copy them without touching a table.
         for byte in source {

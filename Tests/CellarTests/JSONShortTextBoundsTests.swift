@@ -25,4 +25,20 @@ import Testing
             }
         }
     }
+
+    /// `string(after:_:)` copies its syntax with overlapping moves chosen by its length.
+    @Test func syntaxOfEveryLengthIsWrittenWhole() throws {
+        let cases: [(StaticString, String)] = [
+            (",", ","), ("[{", "[{"), (",\"a", ",\"a"), (",\"a\"", ",\"a\""), (",\"ab\"", ",\"ab\""), (",\"id\":", ",\"id\":"),
+            (",\"bio\":", ",\"bio\":"), (",\"name\":", ",\"name\":"), (",\"email\":", ",\"email\":"),
+            (",\"subtitle12\":", ",\"subtitle12\":"), (",\"description1\":", ",\"description1\":"),
+            (",\"description12\":", ",\"description12\":"), (",\"a-much-longer-member\":", ",\"a-much-longer-member\":"),
+        ]
+        for (syntax, expected) in cases {
+            var json = JSONWriter()
+            json.raw("{")
+            json.string(after: syntax, "v<")
+            #expect(String(decoding: json.bytes, as: UTF8.self) == "{" + expected + "\"v\\u003c\"", "\(expected)")
+        }
+    }
 }

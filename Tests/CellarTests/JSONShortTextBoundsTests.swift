@@ -12,13 +12,15 @@ import Testing
                 for position in -1..<length {
                     var bytes = [UInt8](repeating: UInt8(ascii: "q"), count: length)
                     if position >= 0 { bytes[position] = special }
-                    let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
-                    defer { input.deallocate() }
-                    _ = input.initialize(from: bytes)
-                    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: length * 6 + 10)
-                    defer { output.deallocate() }
-                    let count = JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: output)
-                    let json = Data(UnsafeBufferPointer(start: output, count: count))
+                    let json = bytes.withUnsafeBufferPointer { exact in
+                        // The text at the very end of its own allocation.
+                        let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: exact.count)
+                        defer { input.deallocate() }
+                        _ = input.initialize(fromContentsOf: exact)
+                        var output = [UInt8](repeating: 0, count: length * 6 + 10)
+                        let count = output.withUnsafeMutableBufferPointer { JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: $0.baseAddress!) }
+                        return Data(output[..<count])
+                    }
                     let decoded = try JSONDecoder().decode(String.self, from: json)
                     #expect(decoded == String(decoding: bytes, as: UTF8.self), "length \(length), \(special) at \(position)")
                 }

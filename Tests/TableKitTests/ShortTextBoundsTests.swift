@@ -9,18 +9,28 @@ import Testing
 @Suite struct ShortTextBoundsTests {
     static let samples: [String] = ["a", "ab", "<b", "abc", "a&c", "Walt", "Writer", "Manager", "x'y\"z", "Designer", "Person 7 <b>&\"'"]
 
-    @Test(arguments: samples)
-    func textsAtTheEndOfTheirAllocationAreEscapedWithoutReadingPastThem(text: String) {
-        let bytes = Array(text.utf8)
+    /// `bytes` copied to an allocation of exactly their size, written by `write` into one of
+    /// `room` bytes; what it wrote.
+    static func written(
+        _ bytes: [UInt8], room: Int, by write: (UnsafeBufferPointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int
+    ) -> [UInt8] {
         let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         defer { input.deallocate() }
         _ = input.initialize(from: bytes)
-        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count * 6 + 8)
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: room)
         defer { output.deallocate() }
-        let count = HTMLWriter.escape(UnsafeBufferPointer(input), into: output)
+        return Array(UnsafeBufferPointer(start: output, count: write(UnsafeBufferPointer(input), output)))
+    }
+
+    static func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        written(bytes, room: bytes.count * 6 + 8, by: HTMLWriter.escape)
+    }
+
+    @Test(arguments: samples)
+    func textsAtTheEndOfTheirAllocationAreEscapedWithoutReadingPastThem(text: String) {
         var writer = HTMLWriter()
         writer.text(text)
-        #expect(Array(UnsafeBufferPointer(start: output, count: count)) == writer.bytes)
+        #expect(Self.escaped(Array(text.utf8)) == writer.bytes)
     }
 
     @Test func everyLengthFromOneToSixteenWithTheSpecialByteAnywhere() {
@@ -28,14 +38,8 @@ import Testing
             for position in -1..<length {
                 var bytes = [UInt8](repeating: UInt8(ascii: "q"), count: length)
                 if position >= 0 { bytes[position] = UInt8(ascii: "&") }
-                let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
-                defer { input.deallocate() }
-                _ = input.initialize(from: bytes)
-                let output = UnsafeMutablePointer<UInt8>.allocate(capacity: length * 6 + 8)
-                defer { output.deallocate() }
-                let count = HTMLWriter.escape(UnsafeBufferPointer(input), into: output)
                 let expected = position < 0 ? bytes : Array(bytes[..<position]) + Array("&amp;".utf8) + Array(bytes[(position + 1)...])
-                #expect(Array(UnsafeBufferPointer(start: output, count: count)) == expected, "length \(length), & at \(position)")
+                #expect(Self.escaped(bytes) == expected, "length \(length), & at \(position)")
             }
         }
     }
@@ -59,14 +63,8 @@ import Testing
                 for byte in UInt8(0)...UInt8(255) {
                     var bytes = (0..<length).map { UInt8(ascii: "0") + UInt8($0 % 10) }
                     bytes[position] = byte
-                    let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: length)
-                    defer { input.deallocate() }
-                    _ = input.initialize(from: bytes)
                     let expected = reference(bytes)
-                    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: expected.count)
-                    defer { output.deallocate() }
-                    let count = HTMLWriter.writePathSegment(UnsafeBufferPointer(input), into: output)
-                    if Array(UnsafeBufferPointer(start: output, count: count)) != expected {
+                    if Self.written(bytes, room: expected.count, by: HTMLWriter.writePathSegment) != expected {
                         Issue.record("byte \(byte) at \(position) of \(length)")
                         return
                     }

@@ -18,7 +18,9 @@ import Testing
                         defer { input.deallocate() }
                         _ = input.initialize(fromContentsOf: exact)
                         var output = [UInt8](repeating: 0, count: length * 6 + 10)
-                        let count = output.withUnsafeMutableBufferPointer { JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: $0.baseAddress!) }
+                        let count = output.withUnsafeMutableBufferPointer {
+                            JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: $0.baseAddress!)
+                        }
                         return Data(output[..<count])
                     }
                     let decoded = try JSONDecoder().decode(String.self, from: json)

@@ -90,24 +90,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         // The byte count is known without a scan, and most names differ in length: every
         // response checks each default header against its own fields.
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        let equal: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for index in left.indices where left[index] != right[index] && lowercase(left[index]) != lowercase(right[index]) {
-                    return false
-                }
-                return true
-            }
-        }
-        if let equal = equal ?? nil { return equal }
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?):
-                if a != b && lowercase(a) != lowercase(b) { return false }
-            default: return false
-            }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in zip(left, right).allSatisfy { $0 == $1 || lowercase($0) == lowercase($1) } }
         }
     }
 
@@ -116,21 +102,25 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     private static func sanitisedValue(_ value: String) -> String {
-        // A tight loop over the bytes when the string lends them: values such as a
-        // Content-Security-Policy are long, and the view's iterator costs several times more.
-        let isClean: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
-        }
-        if isClean == true { return value }
-        guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { return value }
-        return String(decoding: value.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }, as: UTF8.self)
+        if allBytes(of: value, satisfy: isFieldValueByte) { return value }
+        return String(decoding: value.utf8.filter(isFieldValueByte), as: UTF8.self)
     }
 
     private static func sanitisedName(_ name: String) -> String {
-        let isToken: Bool? = name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) }
-        if isToken == true { return name }
-        guard !name.utf8.allSatisfy(isTokenByte) else { return name }
+        if allBytes(of: name, satisfy: isTokenByte) { return name }
         return String(decoding: name.utf8.filter(isTokenByte), as: UTF8.self)
+    }
+
+    /// Whether every byte of `string` passes `test`, in a loop over its storage: values such as a
+    /// Content-Security-Policy are long, and the UTF-8 view's iterator costs several times more.
+    private static func allBytes(of string: String, satisfy test: (UInt8) -> Bool) -> Bool {
+        var string = string
+        return string.withUTF8 { $0.allSatisfy(test) }
+    }
+
+    /// Anything but CR, LF and NUL, which could end a header line or a C string early.
+    private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte != 0x0D && byte != 0x0A && byte != 0
     }
 
     /// RFC 9110 `tchar`.

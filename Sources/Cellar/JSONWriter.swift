@@ -69,7 +69,9 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     /// Copies a member's syntax (`,"bio":`, 1 to 16 bytes: its length is only known at run time
-    /// here) with two overlapping moves instead of a byte loop or a `memcpy` call.
+    /// here) with two overlapping moves instead of a byte loop or a `memcpy` call. Not in
+    /// `ByteBuffer.copy`, which every literal append inlines: there the larger body cost the HTML
+    /// rows more than it saved (BENCHMARKS.md); `ByteScan.gather`/`scatter` cost 31 more a JSON row.
     @inline(__always) private static func copySyntax(_ from: UnsafePointer<UInt8>, count: Int, to: UnsafeMutablePointer<UInt8>) {
         let source = UnsafeRawPointer(from)
         let target = UnsafeMutableRawPointer(to)

@@ -194,7 +194,12 @@ public enum ByteScan {
         let aboveNine = low7 &+ 0x4646_4646_4646_4646  // bit 7 set from 0x3A up
         let fromZero = low7 &+ 0x5050_5050_5050_5050  // bit 7 set from 0x30 up
         let flagged = (word | aboveNine | ~fromZero) & 0x8080_8080_8080_8080
-        return flagged & (UInt64.max &>> UInt64(64 &- 8 &* count))
+        return flagged & lowBytes(count)
+    }
+
+    /// A mask of the low `count` (1 to 8) bytes of a word.
+    @inlinable @inline(__always) static func lowBytes(_ count: Int) -> UInt64 {
+        UInt64.max &>> UInt64(64 &- 8 &* count)
     }
 
     /// ``copyIfShortAndClean(_:count:to:flags:)`` for 1 to 7 bytes: two overlapping 4-byte loads,
@@ -210,7 +215,7 @@ public enum ByteScan {
             case .html: htmlMask(word)
             case .json: jsonMask(word)
             }
-        guard flagged & (UInt64.max &>> UInt64(64 &- 8 &* count)) == 0 else { return false }
+        guard flagged & lowBytes(count) == 0 else { return false }
         store(word, at: out)
         return true
     }

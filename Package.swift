@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "Cellar",
             dependencies: [
-                "TableKit", "MicroHTTP",
+                "TableKit", "MicroHTTP", "CByteScan",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

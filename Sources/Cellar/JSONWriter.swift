@@ -1,3 +1,4 @@
+import CByteScan
 import TableKit
 
 /// Appends JSON to a byte buffer: strings escaped with the same rigour as ``HTMLWriter`` escapes HTML.
@@ -198,30 +199,6 @@ public struct JSONWriter: ~Copyable, Sendable {
         value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
     }
 
-    /// Whether an ASCII byte needs an escape: controls, `"`, `\\`, `<`, `>`, `&` and `'`.
-    /// Comparisons, not a table behind a lazy global (which cost a `swift_once` per string).
-    @inline(__always) static func needsEscape(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x00..<0x20, 0x22, 0x5C, 0x3C, 0x3E, 0x26, 0x27: true
-        default: false
-        }
-    }
-
-    /// The escape of an ASCII byte that needs one, packed little-endian for one 8-byte store:
-    /// `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for other controls and `< > & '`.
-    @inline(__always) static func asciiEscape(_ byte: UInt8) -> (word: UInt64, length: Int) {
-        switch byte {
-        case 0x22: (0x22_5C, 2)
-        case 0x5C: (0x5C_5C, 2)
-        case 0x0A: (0x6E_5C, 2)
-        case 0x0D: (0x72_5C, 2)
-        case 0x09: (0x74_5C, 2)
-        default:
-            // `\u00` then two hex digits.
-            (0x30_30_75_5C | UInt64(hexDigit(byte >> 4)) << 32 | UInt64(hexDigit(byte & 0x0F)) << 40, 6)
-        }
-    }
-
     /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
     /// for 6 bytes per input byte and 8 more: it is written eight bytes at a time.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
@@ -243,11 +220,11 @@ public struct JSONWriter: ~Copyable, Sendable {
             ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .json)
             guard index < count else { break }
             let byte = input[index]
-            if byte < 0x80 && needsEscape(byte) {
-                // `\"`, `\\`, `\n`, `\u003c`…: one store.
-                let escape = asciiEscape(byte)
-                ByteScan.store(escape.word, at: out)
-                out += escape.length
+            let escape = cellar_json_escape(byte)
+            if escape != 0 {
+                // `\"`, `\\`, `\n`, `\u003c`…: one store of a looked-up word, its length in the top byte.
+                ByteScan.store(escape, at: out)
+                out += Int(truncatingIfNeeded: escape &>> 56)
                 index &+= 1
                 continue
             }
@@ -269,7 +246,7 @@ public struct JSONWriter: ~Copyable, Sendable {
             index &+= 1
             while index < count && (input[index] >= 0x80 || count < 8) {
                 let next = input[index]
-                if next == 0xE2 || (next < 0x80 && needsEscape(next)) { break }
+                if next == 0xE2 || cellar_json_escape(next) != 0 { break }
                 out.pointee = next
                 out += 1
                 index &+= 1

@@ -1,3 +1,5 @@
+import CByteScan
+
 /// Appends HTML to a byte buffer, escaping every piece of text by construction.
 ///
 /// ``text(_:)-(String)`` and ``attribute(_:_:)-(_,String)`` escape `&`, `<`, `>`, `"` and `'` (as `&amp;`, `&lt;`,
@@ -256,64 +258,43 @@ public struct HTMLWriter: ~Copyable, Sendable {
             // Eight bytes at a time up to the next byte that needs a look…
             ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .html)
             guard index < count else { break }
-            // …then that byte: an entity (one 8-byte store of a constant), a run of non-ASCII text
+            // …then that byte: an entity (one 8-byte store of a looked-up word), a run of non-ASCII text
             // (flagged by the word test, plain after all), a text shorter than a word, or a
             // forbidden code point.
             let byte = input[index]
-            let entity: (word: UInt64, length: Int)
-            switch byte {
-            case 0x26: entity = (Entity.amp, 5)
-            case 0x3C: entity = (Entity.lt, 4)
-            case 0x3E: entity = (Entity.gt, 4)
-            case 0x22: entity = (Entity.quot, 6)
-            case 0x27: entity = (Entity.apos, 5)
-            default:
-                if isPlain(byte) {
-                    out.pointee = byte
+            let entity = cellar_html_entity(byte)
+            if entity != 0 {
+                ByteScan.store(entity, at: out)
+                out += Int(truncatingIfNeeded: entity &>> 56)
+                index &+= 1
+                continue
+            }
+            if isPlain(byte) {
+                out.pointee = byte
+                out += 1
+                index &+= 1
+                while index < count && (input[index] >= 0x80 || count < 8) && isPlain(input[index]) {
+                    out.pointee = input[index]
                     out += 1
                     index &+= 1
-                    while index < count && (input[index] >= 0x80 || count < 8) && isPlain(input[index]) {
-                        out.pointee = input[index]
-                        out += 1
-                        index &+= 1
-                    }
-                    continue
-                }
-                let length = forbiddenLength(source, at: index)
-                if length == 0 {
-                    out.pointee = byte
-                    out += 1
-                    index &+= 1
-                } else {
-                    // U+FFFD, EF BF BD.
-                    out[0] = 0xEF
-                    out[1] = 0xBF
-                    out[2] = 0xBD
-                    out += 3
-                    index &+= length
                 }
                 continue
             }
-            ByteScan.store(entity.word, at: out)
-            out += entity.length
-            index &+= 1
+            let length = forbiddenLength(source, at: index)
+            if length == 0 {
+                out.pointee = byte
+                out += 1
+                index &+= 1
+            } else {
+                // U+FFFD, EF BF BD.
+                out[0] = 0xEF
+                out[1] = 0xBF
+                out[2] = 0xBD
+                out += 3
+                index &+= length
+            }
         }
         return out - output
-    }
-
-    /// The five entities, each packed little-endian for one 8-byte store (the every-byte test of
-    /// `HTMLWriterTests` holds what they write to the text they spell).
-    @usableFromInline enum Entity {
-        /// `&amp;`
-        @inlinable static var amp: UInt64 { 0x3B_70_6D_61_26 }
-        /// `&lt;`
-        @inlinable static var lt: UInt64 { 0x3B_74_6C_26 }
-        /// `&gt;`
-        @inlinable static var gt: UInt64 { 0x3B_74_67_26 }
-        /// `&quot;`
-        @inlinable static var quot: UInt64 { 0x3B_74_6F_75_71_26 }
-        /// `&#39;`
-        @inlinable static var apos: UInt64 { 0x3B_39_33_23_26 }
     }
 
     /// Appends `source` escaped to a plain byte array.

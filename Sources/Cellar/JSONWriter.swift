@@ -64,7 +64,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>, after syntax: StaticString) {
         let prefix = syntax.utf8CodeUnitCount
-        buffer.write(reserving: prefix &+ source.count &* 6 &+ 10) { out in
+        buffer.write(reserving: prefix &+ source.count &* 6 &+ 18) { out in
             JSONWriter.copySyntax(syntax.utf8Start, count: prefix, to: out)
             return prefix &+ JSONWriter.writeQuoted(source, into: out + prefix)
         }
@@ -113,7 +113,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
         // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3; the word stores may write 7 bytes past the end.
-        buffer.write(reserving: source.count &* 6 &+ 10) { JSONWriter.writeQuoted(source, into: $0) }
+        buffer.write(reserving: source.count &* 6 &+ 18) { JSONWriter.writeQuoted(source, into: $0) }
     }
 
     /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
@@ -201,7 +201,7 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
-    /// for 6 bytes per input byte and 8 more: it is written eight bytes at a time.
+    /// for 6 bytes per input byte and 18 more: it is written sixteen bytes at a time.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var out = output
         out.pointee = UInt8(ascii: "\"")
@@ -217,18 +217,11 @@ public struct JSONWriter: ~Copyable, Sendable {
         }
         var index = 0
         while index < count {
-            // Eight bytes at a time up to the next byte that needs a look, then byte by byte.
-            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .json)
+            // Sixteen bytes at a time, escapes included, up to a byte that needs a closer look:
+            // non-ASCII text or DEL.
+            out = cellar_escape_json(input, count, &index, out)
             guard index < count else { break }
             let byte = input[index]
-            let escape = cellar_json_escape(byte)
-            if escape != 0 {
-                // `\"`, `\\`, `\n`, `\u003c`…: one store of a looked-up word, its length in the top byte.
-                ByteScan.store(escape, at: out)
-                out += Int(truncatingIfNeeded: escape &>> 56)
-                index &+= 1
-                continue
-            }
             if byte == 0xE2 {
                 // U+2028 and U+2029 end lines in JavaScript.
                 if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
@@ -241,13 +234,13 @@ public struct JSONWriter: ~Copyable, Sendable {
                 index &+= 1
                 continue
             }
-            // Flagged by the word test only (non-ASCII text, DEL), or a text shorter than a word.
+            // Non-ASCII text or DEL: written as it is, with the non-ASCII bytes after it.
             out.pointee = byte
             out += 1
             index &+= 1
-            while index < count && (input[index] >= 0x80 || count < 8) {
+            while index < count && input[index] >= 0x80 {
                 let next = input[index]
-                if next == 0xE2 || cellar_json_escape(next) != 0 { break }
+                if next == 0xE2 { break }
                 out.pointee = next
                 out += 1
                 index &+= 1

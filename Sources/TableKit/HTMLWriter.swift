@@ -183,9 +183,9 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.
     @usableFromInline mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
-        // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1; the word stores may write
-        // up to 7 bytes past the end.
-        buffer.write(reserving: source.count &* 6 &+ 8) { HTMLWriter.escape(source, into: $0) }
+        // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1; the block stores may write
+        // up to 16 bytes past the end.
+        buffer.write(reserving: source.count &* 6 &+ 16) { HTMLWriter.escape(source, into: $0) }
     }
 
     // MARK: Elements
@@ -244,8 +244,8 @@ public struct HTMLWriter: ~Copyable, Sendable {
     }
 
     /// Writes `source` to `output` with `& < > " '` replaced by entities; returns the bytes written
-    /// (at most 6 per input byte). `output` must have room for 6 bytes per input byte and 8 more:
-    /// it is written eight bytes at a time.
+    /// (at most 6 per input byte). `output` must have room for 6 bytes per input byte and 16 more:
+    /// it is written sixteen bytes at a time.
     ///
     /// Code points HTML forbids in a document — controls other than tab, newline, form feed and
     /// carriage return, C1 controls and noncharacters — become U+FFFD, so that what is written
@@ -257,25 +257,17 @@ public struct HTMLWriter: ~Copyable, Sendable {
         var out = output
         var index = 0
         while index < count {
-            // Eight bytes at a time up to the next byte that needs a look…
-            ByteScan.copyCleanRun(input, count: count, index: &index, out: &out, flags: .html)
+            // Sixteen bytes at a time, entities included, up to a byte that needs a closer look…
+            out = cellar_escape_html(input, count, &index, out)
             guard index < count else { break }
-            // …then that byte: an entity (one 8-byte store of a looked-up word), a run of non-ASCII text
-            // (flagged by the word test, plain after all), a text shorter than a word, or a
-            // forbidden code point.
+            // …then that byte: a run of non-ASCII text (plain after all), a control HTML allows,
+            // or a forbidden code point.
             let byte = input[index]
-            let entity = cellar_html_entity(byte)
-            if entity != 0 {
-                ByteScan.store(entity, at: out)
-                out += Int(truncatingIfNeeded: entity &>> 56)
-                index &+= 1
-                continue
-            }
             if isPlain(byte) {
                 out.pointee = byte
                 out += 1
                 index &+= 1
-                while index < count && (input[index] >= 0x80 || count < 8) && isPlain(input[index]) {
+                while index < count && input[index] >= 0x80 && isPlain(input[index]) {
                     out.pointee = input[index]
                     out += 1
                     index &+= 1

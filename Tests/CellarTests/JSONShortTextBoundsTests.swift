@@ -17,7 +17,7 @@ import Testing
                         let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: exact.count)
                         defer { input.deallocate() }
                         _ = input.initialize(fromContentsOf: exact)
-                        var output = [UInt8](repeating: 0, count: length * 6 + 10)
+                        var output = [UInt8](repeating: 0, count: length * 6 + 18)
                         let count = output.withUnsafeMutableBufferPointer {
                             JSONWriter.writeQuoted(UnsafeBufferPointer(input), into: $0.baseAddress!)
                         }

@@ -23,7 +23,7 @@ import Testing
     }
 
     static func escaped(_ bytes: [UInt8]) -> [UInt8] {
-        written(bytes, room: bytes.count * 6 + 8, by: HTMLWriter.escape)
+        written(bytes, room: bytes.count * 6 + 16, by: HTMLWriter.escape)
     }
 
     @Test(arguments: samples)

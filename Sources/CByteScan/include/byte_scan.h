@@ -119,6 +119,101 @@ static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) {
     return (uint32_t)_mm_movemask_epi8(m);
 }
 
+/// Escapes text from `input[*index]` on into `out`, sixteen bytes at a time, for as long as
+/// every flagged byte has an escape in `table` (`table_size` entries; see `cellar_html_entities`);
+/// stops at the first flagged byte that has none (non-ASCII text, DEL, a control HTML keeps or
+/// forbids), for the caller to handle, or at `count`. Advances `*index` and `*output` past what it
+/// wrote; returns where the output ends. Writes up to 16 bytes past that: the caller's output must have room for
+/// them on top of 6 bytes per input byte.
+///
+/// A block of sixteen is copied in one store and tested at once; each flagged byte in it is then
+/// replaced in place — its escape stored, and the block's remaining bytes stored again after it —
+/// without testing the block again. So a text dense with `< > & " '` (a bio, a hostile name) costs
+/// a few instructions per escape that do not wait on one another, instead of a new scan each.
+static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, size_t *index, uint8_t *out,
+                                            const uint64_t *table, size_t table_size, int json) {
+    size_t i = *index;
+    // The last bytes of a text, padded with zeros, for a block that would end past the text.
+    uint8_t tail[48];
+    const uint8_t *block = input + i;
+    size_t length = 16;
+    while (i < count) {
+        if (i + 16 > count) {
+            length = count - i;
+            const __m128i zero = _mm_setzero_si128();
+            _mm_storeu_si128((__m128i *)(tail + 16), zero);
+            _mm_storeu_si128((__m128i *)(tail + 32), zero);
+            if (count >= 16) {
+                // The text's last sixteen bytes; the block starts where the unread ones do.
+                _mm_storeu_si128((__m128i *)tail, _mm_loadu_si128((const __m128i *)(input + count - 16)));
+                block = tail + 16 - length;
+            } else {
+                // A text shorter than a block: copied with two loads that overlap, none past it.
+                _mm_storeu_si128((__m128i *)tail, zero);
+                const uint8_t *from = input + i;
+                if (length >= 8) {
+                    uint64_t first, last;
+                    memcpy(&first, from, 8);
+                    memcpy(&last, from + length - 8, 8);
+                    memcpy(tail, &first, 8);
+                    memcpy(tail + length - 8, &last, 8);
+                } else if (length >= 4) {
+                    uint32_t first, last;
+                    memcpy(&first, from, 4);
+                    memcpy(&last, from + length - 4, 4);
+                    memcpy(tail, &first, 4);
+                    memcpy(tail + length - 4, &last, 4);
+                } else {
+                    tail[0] = from[0];
+                    tail[length / 2] = from[length / 2];
+                    tail[length - 1] = from[length - 1];
+                }
+                block = tail;
+            }
+        } else {
+            block = input + i;
+        }
+        __m128i v = _mm_loadu_si128((const __m128i *)block);
+        _mm_storeu_si128((__m128i *)out, v);
+        __m128i flags = cellar_scan_html_vector(v);
+        if (json) flags = _mm_or_si128(flags, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        uint32_t mask = (uint32_t)_mm_movemask_epi8(flags) & (length == 16 ? 0xFFFFu : ((1u << length) - 1u));
+        size_t done = 0;
+        while (mask != 0) {
+            size_t flagged = (size_t)__builtin_ctz(mask);
+            out += flagged - done;
+            uint8_t byte = block[flagged];
+            uint64_t escape = byte < table_size ? table[byte] : 0;
+            if (escape == 0) {
+                *index = i + flagged;
+                return out;
+            }
+            memcpy(out, &escape, 8);
+            out += escape >> 56;
+            done = flagged + 1;
+            mask &= mask - 1;
+            if (length < 16 || i + done + 16 <= count) {
+                // The rest of the block again, after the escape (the padded copy has room for it).
+                _mm_storeu_si128((__m128i *)out, _mm_loadu_si128((const __m128i *)(block + done)));
+            } else {
+                // Too near the end to load sixteen more: go on from here with the padded copy.
+                i += done;
+                done = 0;
+                length = 0;
+                break;
+            }
+        }
+        if (length == 0) {
+            length = 16;
+            continue;
+        }
+        out += length - done;
+        i += length;
+    }
+    *index = i;
+    return out;
+}
+
 #else
 
 static inline uint32_t cellar_flags16(const uint8_t *bytes, int json) {
@@ -151,5 +246,39 @@ static inline uint32_t cellar_scan_words(uint64_t first, uint64_t second, int js
 static inline uint32_t cellar_scan_words_html(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 0); }
 static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 1); }
 
+
+/// `cellar_escape_blocks` a byte at a time, where there is no SSE2.
+static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, size_t *index, uint8_t *out,
+                                            const uint64_t *table, size_t table_size, int json) {
+    (void)json;
+    size_t i = *index;
+    while (i < count) {
+        uint8_t byte = input[i];
+        uint64_t escape = byte < table_size ? table[byte] : 0;
+        if (escape != 0) {
+            memcpy(out, &escape, 8);
+            out += escape >> 56;
+        } else if (byte < 0x20 || byte >= 0x7F) {
+            break;
+        } else {
+            *out++ = byte;
+        }
+        i++;
+    }
+    *index = i;
+    return out;
+}
+
 #endif
+
+/// HTML text or attribute value: `& < > " '` become entities (see `cellar_escape_blocks`).
+static inline uint8_t *cellar_escape_html(const uint8_t *input, size_t count, size_t *index, uint8_t *out) {
+    return cellar_escape_blocks(input, count, index, out, cellar_html_entities, 64, 0);
+}
+
+/// The inside of a JSON string: `"`, `\`, controls and `< > & '` escaped (see `cellar_escape_blocks`).
+static inline uint8_t *cellar_escape_json(const uint8_t *input, size_t count, size_t *index, uint8_t *out) {
+    return cellar_escape_blocks(input, count, index, out, cellar_json_escapes, 128, 1);
+}
+
 #endif

@@ -1,9 +1,9 @@
 import CByteScan
 
-/// Word-at-a-time scanning for the escapers: sixteen bytes are tested with a few vector
-/// instructions (SSE2, from `CByteScan`), eight with a handful of integer operations, instead of a
-/// table lookup each, and a clean run is copied with plain 16- and 8-byte stores instead of a
-/// `memcpy` call.
+/// Word-at-a-time tests for the escapers' short texts: a text of up to sixteen bytes is tested
+/// with a few vector instructions (SSE2, from `CByteScan`) or a handful of integer operations, and
+/// copied with one or two stores when there is nothing to escape. Longer texts, and texts with
+/// something to escape, go through `cellar_escape_blocks` in `CByteScan`.
 ///
 /// The masks are conservative: every byte that needs escaping is flagged, and some that do not
 /// (all bytes ≥ 0x7F, for instance) are flagged too, for the caller's byte table to decide. Only
@@ -44,11 +44,6 @@ public enum ByteScan {
         htmlMask(word) | bytes(word, equalTo: 0x5C)
     }
 
-    /// The index (0–7) of the lowest flagged byte of a non-zero mask.
-    @inlinable @inline(__always) static func firstFlagged(_ mask: UInt64) -> Int {
-        mask.trailingZeroBitCount &>> 3
-    }
-
     /// Loads eight bytes from anywhere.
     @inlinable @inline(__always) public static func load(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
@@ -63,75 +58,6 @@ public enum ByteScan {
     public enum Flags: Sendable {
         case html
         case json
-    }
-
-    /// Copies 16 bytes from `input` to `output` and returns a bit per byte flagged for `flags`.
-    @inlinable @inline(__always) static func copy16(
-        _ input: UnsafePointer<UInt8>, to output: UnsafeMutablePointer<UInt8>, flags: Flags
-    ) -> UInt32 {
-        switch flags {
-        case .html: cellar_copy16_html(input, output)
-        case .json: cellar_copy16_json(input, output)
-        }
-    }
-
-    /// Copies the run of bytes from `input[index]` on that `flags` does not flag, sixteen bytes at
-    /// a time while sixteen are left, then eight at a time (see ``copyCleanRun(_:count:index:out:mask:)``).
-    /// A 16-byte store happens only while sixteen input bytes remain, so it never writes past the
-    /// room the rest of the input needs; the word path may write up to 7 bytes past what it
-    /// reports, as there: the caller's output must have room for them.
-    @inlinable @inline(__always) public static func copyCleanRun(
-        _ input: UnsafePointer<UInt8>, count: Int, index: inout Int, out: inout UnsafeMutablePointer<UInt8>,
-        flags: Flags
-    ) {
-        while index &+ 16 <= count {
-            let flagged = copy16(input + index, to: out, flags: flags)
-            if flagged != 0 {
-                let clean = flagged.trailingZeroBitCount
-                index &+= clean
-                out += clean
-                return
-            }
-            index &+= 16
-            out += 16
-        }
-        switch flags {
-        case .html: copyCleanRun(input, count: count, index: &index, out: &out, mask: htmlMask)
-        case .json: copyCleanRun(input, count: count, index: &index, out: &out, mask: jsonMask)
-        }
-    }
-
-    /// Copies the run of bytes from `input[index]` on that `mask` does not flag, eight at a time,
-    /// to `out`; stops at the first flagged byte or at the end (for an input of fewer than eight
-    /// bytes it does nothing: the caller goes byte by byte). Writes up to 7 bytes past what it
-    /// reports: the caller's output must have room for them.
-    @inlinable @inline(__always) public static func copyCleanRun(
-        _ input: UnsafePointer<UInt8>, count: Int, index: inout Int, out: inout UnsafeMutablePointer<UInt8>,
-        mask: (UInt64) -> UInt64
-    ) {
-        while index &+ 8 <= count {
-            let word = load(input + index)
-            store(word, at: out)
-            let flagged = mask(word)
-            if flagged != 0 {
-                let clean = firstFlagged(flagged)
-                index &+= clean
-                out += clean
-                return
-            }
-            index &+= 8
-            out += 8
-        }
-        // The last one to seven bytes: the word that ends with them, shifted down so that they
-        // come first and zeros (flagged as controls) follow, which stop the run at the end.
-        if index < count && count >= 8 {
-            let remaining = count &- index
-            let word = load(input + (count &- 8)) &>> UInt64(8 &* (8 &- remaining))
-            store(word, at: out)
-            let clean = firstFlagged(mask(word))
-            index &+= clean
-            out += clean
-        }
     }
 
     /// Copies a text of 1 to 16 bytes that `flags` flags nowhere, and says whether it did (false:

@@ -18,8 +18,8 @@
 // with its length (2 to 6) in the top byte; 0 for a byte written as it is. A look-up instead of a
 // `switch`, which compiled to an indirect jump that the text's mix of `< > & " '` kept
 // mispredicting (a quarter of the HTML escaper's time under `perf`). Static constants in a header:
-// no initialisation, unlike a Swift global. HTMLWriterTests and JSONWriterTests hold every byte
-// of them to what they spell.
+// no initialisation, unlike a Swift global. HTMLWriterTests, DenseEscapingTests and
+// DenseJSONEscapingTests hold every entry to what it spells.
 
 static const uint64_t cellar_html_entities[64] = {
     [0x22] = 0x06003B746F757126ULL, /* &quot; */
@@ -69,13 +69,6 @@ static const uint64_t cellar_json_escapes[128] = {
     [0x5C] = 0x0200000000005C5CULL,
 };
 
-/// The HTML entity for `& < > " '` (length in the top byte), 0 for every other byte.
-static inline uint64_t cellar_html_entity(uint8_t byte) { return byte < 64 ? cellar_html_entities[byte] : 0; }
-
-/// The JSON escape for an ASCII byte that needs one: `\"`, `\\`, `\n`, `\r`, `\t`, `\u00XX` for
-/// other controls and `< > & '` (length in the top byte); 0 for every other byte.
-static inline uint64_t cellar_json_escape(uint8_t byte) { return byte < 128 ? cellar_json_escapes[byte] : 0; }
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -88,22 +81,6 @@ static inline __m128i cellar_scan_html_vector(__m128i v) {
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
     return _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-}
-
-/// Copies the 16 bytes at `input` to `output` and returns a bit per byte (bit 0 the first byte):
-/// set for the bytes HTML text needs a look at.
-static inline uint32_t cellar_copy16_html(const uint8_t *input, uint8_t *output) {
-    __m128i v = _mm_loadu_si128((const __m128i *)input);
-    _mm_storeu_si128((__m128i *)output, v);
-    return (uint32_t)_mm_movemask_epi8(cellar_scan_html_vector(v));
-}
-
-/// The same for a JSON string: the HTML set and `\`.
-static inline uint32_t cellar_copy16_json(const uint8_t *input, uint8_t *output) {
-    __m128i v = _mm_loadu_si128((const __m128i *)input);
-    _mm_storeu_si128((__m128i *)output, v);
-    __m128i m = _mm_or_si128(cellar_scan_html_vector(v), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-    return (uint32_t)_mm_movemask_epi8(m);
 }
 
 /// The flags of two 8-byte words at once (the first in bits 0–7, the second in bits 8–15): a
@@ -224,16 +201,6 @@ static inline uint32_t cellar_flags16(const uint8_t *bytes, int json) {
         flags |= (uint32_t)flagged << i;
     }
     return flags;
-}
-
-static inline uint32_t cellar_copy16_html(const uint8_t *input, uint8_t *output) {
-    memcpy(output, input, 16);
-    return cellar_flags16(input, 0);
-}
-
-static inline uint32_t cellar_copy16_json(const uint8_t *input, uint8_t *output) {
-    memcpy(output, input, 16);
-    return cellar_flags16(input, 1);
 }
 
 static inline uint32_t cellar_scan_words(uint64_t first, uint64_t second, int json) {

@@ -37,8 +37,8 @@ final class HTMLListBody: ListBody {
         return false
     }
 
-    func write(into bytes: inout [UInt8], pausingAt limit: Int, capacity: Int) throws -> Bool {
-        var html = bytes.isEmpty && capacity > 0 ? HTMLWriter(capacity: capacity) : HTMLWriter(reusing: bytes)
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+        var html = HTMLWriter(reusing: bytes)
         bytes = []
         defer { bytes = html.takeBytes() }
         while true {
@@ -140,15 +140,5 @@ final class HTMLListBody: ListBody {
 /// A list response body that can be written in steps.
 protocol ListBody: AnyObject {
     /// Appends to `bytes` until done or until it holds `limit` bytes; returns whether it is done.
-    /// When `bytes` is empty, the writer starts with room for `capacity` bytes: the room an empty
-    /// array has reserved cannot be taken over without a copy, so reserving it there would cost
-    /// an allocation that is thrown away.
-    func write(into bytes: inout [UInt8], pausingAt limit: Int, capacity: Int) throws -> Bool
-}
-
-extension ListBody {
-    /// ``write(into:pausingAt:capacity:)`` with room made as the bytes come.
-    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
-        try write(into: &bytes, pausingAt: limit, capacity: 0)
-    }
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool
 }

@@ -46,8 +46,8 @@ final class JSONListBody: ListBody {
         slices = layout.slices(in: page.window)
     }
 
-    func write(into bytes: inout [UInt8], pausingAt limit: Int, capacity: Int) throws -> Bool {
-        encoder.writer.adopt(&bytes, capacity: capacity)
+    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+        encoder.writer.adopt(&bytes)
         defer { bytes = encoder.writer.takeBytes() }
         while true {
             switch stage {

@@ -13,7 +13,7 @@ public struct JSONWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(reusing: bytes)
     }
 
-    /// The bytes written so far. Setting it replaces them (see ``ByteBuffer/init(reusing:)``).
+    /// The bytes written so far. Setting it replaces them (reusing the array's capacity).
     public var bytes: [UInt8] {
         get { buffer.bytes }
         set { buffer = ByteBuffer(reusing: newValue) }
@@ -28,10 +28,9 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// Drops what was written after the first `count` bytes.
     public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
 
-    /// Hands `bytes` to the writer to append to (its contents are kept); when they are empty,
-    /// the writer starts with room for `capacity` bytes instead.
-    public mutating func adopt(_ bytes: inout [UInt8], capacity: Int = 0) {
-        buffer = bytes.isEmpty && capacity > 0 ? ByteBuffer(capacity: capacity) : ByteBuffer(reusing: bytes)
+    /// Hands `bytes` to the writer to append to (its contents are kept).
+    public mutating func adopt(_ bytes: inout [UInt8]) {
+        buffer = ByteBuffer(reusing: bytes)
         bytes = []
     }
 

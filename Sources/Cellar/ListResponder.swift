@@ -25,8 +25,8 @@ struct ListResponder: Sendable {
         var bytes: [UInt8] = []
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
         // growing a buffer of megabytes by doubling would copy it and hold twice its size.
-        let room = min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count))
-        let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit, capacity: room) }
+        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
+        let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))

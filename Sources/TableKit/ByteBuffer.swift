@@ -21,8 +21,7 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         if capacity > 0 { grow(toHold: capacity) }
     }
 
-    /// Wraps an existing array (its contents are kept). Its spare capacity only sizes the first
-    /// growth, which makes a new array: `Array` cannot count reserved room as written without a copy.
+    /// Wraps an existing array (its contents are kept).
     public init(reusing bytes: [UInt8]) {
         storage = bytes
         base = nil

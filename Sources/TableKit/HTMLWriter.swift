@@ -22,9 +22,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(capacity: capacity)
     }
 
-    /// Wraps an existing buffer (its contents are kept). Its spare capacity only sizes the first
-    /// growth: an array's reserved room cannot be written without a copy. To start with room, use
-    /// ``init(capacity:)``.
+    /// Wraps an existing buffer (its contents are kept; its capacity is reused).
     public init(reusing bytes: [UInt8]) {
         buffer = ByteBuffer(reusing: bytes)
     }

@@ -13,7 +13,7 @@ public struct JSONWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(reusing: bytes)
     }
 
-    /// The bytes written so far. Setting it replaces them (reusing the array's capacity).
+    /// The bytes written so far. Setting it replaces them (see ``ByteBuffer/init(reusing:)``).
     public var bytes: [UInt8] {
         get { buffer.bytes }
         set { buffer = ByteBuffer(reusing: newValue) }

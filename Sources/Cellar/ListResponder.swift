@@ -24,7 +24,11 @@ struct ListResponder: Sendable {
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
-        // growing a buffer of megabytes by doubling would copy it and hold twice its size.
+        // growing a buffer of megabytes by doubling would copy it and hold twice its size. The
+        // writer's first growth takes this size and makes its own array (the reserved one is never
+        // touched, so never resident); starting the writer at this size directly instead raised
+        // peak RSS under load by 1–3 MB (glibc places the bodies differently), for 450
+        // instructions a request.
         bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {

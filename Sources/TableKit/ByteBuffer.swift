@@ -21,7 +21,8 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         if capacity > 0 { grow(toHold: capacity) }
     }
 
-    /// Wraps an existing array (its contents are kept).
+    /// Wraps an existing array (its contents are kept). Its spare capacity sizes the first growth,
+    /// which makes a new array: `Array` cannot count reserved room as written without a copy.
     public init(reusing bytes: [UInt8]) {
         storage = bytes
         base = nil

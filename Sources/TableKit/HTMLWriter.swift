@@ -22,7 +22,8 @@ public struct HTMLWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(capacity: capacity)
     }
 
-    /// Wraps an existing buffer (its contents are kept; its capacity is reused).
+    /// Wraps an existing buffer (its contents are kept). Its spare capacity sizes the first growth,
+    /// which makes a new array: `Array` cannot count reserved room as written without a copy.
     public init(reusing bytes: [UInt8]) {
         buffer = ByteBuffer(reusing: bytes)
     }

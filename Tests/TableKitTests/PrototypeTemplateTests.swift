@@ -87,6 +87,24 @@ import Testing
         #expect(try render(source, ["b": .flag(true), "name": .text("n")]) == "")
     }
 
+    /// Each literal is written by the step after it: the text around and at the end of a section
+    /// must be written exactly when it should, whichever way the section goes.
+    @Test func textBeforeInsideAndAfterASectionIsWrittenOnce() throws {
+        for source in ["a{{#x}}b{{/x}}c", "a{{#x}}b{{name}}c{{/x}}d{{name}}e", "{{#x}}{{/x}}", "a{{^x}}b{{#x}}c{{/x}}d{{/x}}e"] {
+            for flag in [true, false] {
+                // A plain reading of the template: sections by hand.
+                let expected: String
+                switch source {
+                case "a{{#x}}b{{/x}}c": expected = flag ? "abc" : "ac"
+                case "a{{#x}}b{{name}}c{{/x}}d{{name}}e": expected = flag ? "abNcdNe" : "adNe"
+                case "{{#x}}{{/x}}": expected = ""
+                default: expected = flag ? "ae" : "abde"
+                }
+                #expect(try render(source, ["x": .flag(flag), "name": .text("N")]) == expected, "\(source), x \(flag)")
+            }
+        }
+    }
+
     @Test func aSectionMayUseItsValueInside() throws {
         let source = #"{{#role}}<span class="role">{{role}}</span>{{/role}}"#
         #expect(try render(source, ["role": .text("Admiral")]) == #"<span class="role">Admiral</span>"#)

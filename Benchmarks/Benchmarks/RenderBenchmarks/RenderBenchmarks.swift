@@ -19,8 +19,13 @@ nonisolated(unsafe) let benchmarks = {
 
     let people = PeopleDirectory.listbench(count: 10_000)
     let registry = ReuseRegistry()
-    try? registry.register(EngineerCell.self)
-    try? registry.registerPrototypes(in: publicDirectory + "/prototypes")
+    do {
+        try registry.register(EngineerCell.self)
+        try registry.registerPrototypes(in: publicDirectory + "/prototypes")
+    } catch {
+        // A benchmark of rows that cannot render would measure the error path.
+        fatalError("The benchmark's cells could not be registered: \(error)")
+    }
 
     for rows in [100, 10_000] {
         let controller = PeopleController(title: "Listbench", people: Array(people.prefix(rows)))

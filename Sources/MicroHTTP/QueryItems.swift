@@ -101,6 +101,13 @@ public struct QueryItems: Sendable, Sequence, ExpressibleByDictionaryLiteral, Eq
     }
 
     private static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(HTTPError) -> String {
+        // Most names and values (`limit`, `20`) have nothing to decode: no byte array in between.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+            guard let string = String(validating: bytes, as: UTF8.self) else {
+                throw HTTPError.badRequest("The query string is not valid UTF-8 once decoded.")
+            }
+            return string
+        }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = bytes.startIndex

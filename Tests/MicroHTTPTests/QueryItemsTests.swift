@@ -49,6 +49,21 @@ import Testing
         }
     }
 
+    /// Bytes that are not UTF-8 as they arrive (no escape to decode) are refused too, in a name or
+    /// a value, and so is a lone continuation byte next to plain text.
+    @Test(arguments: [[0xFF], [0xC3, 0x28], [0x80], [0xED, 0xA0, 0x80]] as [[UInt8]])
+    func rawBytesThatAreNotUTF8AreBadRequest(_ bad: [UInt8]) {
+        for raw in [Array("a=".utf8) + bad, bad + Array("=1".utf8), Array("ok=1&b=x".utf8) + bad] {
+            do {
+                _ = try QueryItems(parsing: raw)
+                Issue.record("\(raw) should not parse")
+            } catch {
+                #expect(error.status == .badRequest)
+                #expect(error.message.contains("UTF-8"))
+            }
+        }
+    }
+
     @Test func encodingRoundTrips() throws {
         let query: QueryItems = ["q": "a b&c=d/é", "empty": ""]
         #expect(query.percentEncoded == "q=a+b%26c%3Dd%2F%C3%A9&empty=")

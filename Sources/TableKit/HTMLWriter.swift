@@ -259,8 +259,8 @@ public struct HTMLWriter: ~Copyable, Sendable {
             // Sixteen bytes at a time, entities included, up to a byte that needs a closer look…
             out = cellar_escape_html(input, count, &index, out)
             guard index < count else { break }
-            // …then that byte: a run of non-ASCII text (plain after all), a control HTML allows,
-            // or a forbidden code point.
+            // …then that byte: a run of non-ASCII text (plain after all) or a forbidden code
+            // point (the controls HTML allows are written by the C loop, as themselves).
             let byte = input[index]
             if isPlain(byte) {
                 out.pointee = byte

@@ -15,13 +15,19 @@
 #include <string.h>
 
 // The escapes of the ASCII bytes that need one, each packed little-endian for one 8-byte store
-// with its length (2 to 6) in the top byte; 0 for a byte written as it is. A look-up instead of a
-// `switch`, which compiled to an indirect jump that the text's mix of `< > & " '` kept
-// mispredicting (a quarter of the HTML escaper's time under `perf`). Static constants in a header:
-// no initialisation, unlike a Swift global. HTMLWriterTests, DenseEscapingTests and
-// DenseJSONEscapingTests hold every entry to what it spells.
+// with its length (1 to 6) in the top byte; 0 for a byte the caller looks at (DEL, a control HTML
+// forbids, non-ASCII text). A look-up instead of a `switch`, which compiled to an indirect jump
+// that the text's mix of `< > & " '` kept mispredicting (a quarter of the HTML escaper's time
+// under `perf`). Static constants in a header: no initialisation, unlike a Swift global.
+// HTMLWriterTests, DenseEscapingTests and DenseJSONEscapingTests hold every entry to what it spells.
 
 static const uint64_t cellar_html_entities[64] = {
+    // The whitespace controls HTML allows, as themselves (length 1): a text with line breaks stays
+    // in the vector loop instead of going back to the caller at every one.
+    [0x09] = 0x0100000000000009ULL,
+    [0x0A] = 0x010000000000000AULL,
+    [0x0C] = 0x010000000000000CULL,
+    [0x0D] = 0x010000000000000DULL,
     [0x22] = 0x06003B746F757126ULL, /* &quot; */
     [0x26] = 0x0500003B706D6126ULL, /* &amp; */
     [0x27] = 0x0500003B39332326ULL, /* &#39; */
@@ -98,10 +104,10 @@ static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) {
 
 /// Escapes text from `input[*index]` on into `out`, sixteen bytes at a time, for as long as
 /// every flagged byte has an escape in `table` (`table_size` entries; see `cellar_html_entities`);
-/// stops at the first flagged byte that has none (non-ASCII text, DEL, a control HTML keeps or
-/// forbids), for the caller to handle, or at `count`. Advances `*index` and `*output` past what it
-/// wrote; returns where the output ends. Writes up to 16 bytes past that: the caller's output must have room for
-/// them on top of 6 bytes per input byte.
+/// stops at the first flagged byte that has none (DEL, a control HTML forbids, non-ASCII text),
+/// for the caller to handle, or at `count`. Advances `*index` past what it read and returns where
+/// the output ends. Writes up to 16 bytes past that: the caller's output must have room for them
+/// on top of 6 bytes per input byte.
 ///
 /// A block of sixteen is copied in one store and tested at once; each flagged byte in it is then
 /// replaced in place — its escape stored, and the block's remaining bytes stored again after it —

@@ -111,7 +111,8 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
-        // `\uXXXX` is 6 bytes for 1; U+2028 is 6 for 3; the word stores may write 7 bytes past the end.
+        // `\uXXXX` is 6 bytes for 1 and U+2028 6 for 3, plus two quotes; the block stores may
+        // write 16 bytes past the escaped text.
         buffer.write(reserving: source.count &* 6 &+ 18) { JSONWriter.writeQuoted(source, into: $0) }
     }
 

@@ -84,7 +84,7 @@ public final class PrototypeTemplate: Sendable {
         init(keys: [String]) { self.keys = keys }
 
         /// Appends a step that writes the pending literal, then does `kind`; returns its index.
-        mutating func emit(_ kind: Instruction.Kind, key: String? = nil) -> Int {
+        @discardableResult mutating func emit(_ kind: Instruction.Kind, key: String? = nil) -> Int {
             let operand = key.map { Int32(keys.firstIndex(of: $0) ?? 0) } ?? 0
             program.append(
                 Instruction(
@@ -96,7 +96,7 @@ public final class PrototypeTemplate: Sendable {
         /// Writes the pending literal as a step of its own, if there is one. A section's body ends
         /// with it: a jump past the body must not land on a step that writes the body's last bytes.
         mutating func flush() {
-            if literals.count > pending { _ = emit(.literal) }
+            if literals.count > pending { emit(.literal) }
         }
 
         mutating func compile(_ segments: [Segment]) {
@@ -104,8 +104,12 @@ public final class PrototypeTemplate: Sendable {
                 switch segment {
                 case .literal(let bytes):
                     literals.append(contentsOf: bytes)
+                case .value("id"):
+                    emit(.identifier)
+                case .value("href"):
+                    emit(.selection)
                 case .value(let key):
-                    _ = key == "id" ? emit(.identifier) : key == "href" ? emit(.selection) : emit(.value, key: key)
+                    emit(.value, key: key)
                 case .section(let key, let inverted, let body):
                     let start = emit(inverted ? .invertedSection : .section, key: key)
                     compile(body)

@@ -118,9 +118,9 @@ static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, 
     size_t i = *index;
     // The last bytes of a text, padded with zeros, for a block that would end past the text.
     uint8_t tail[48];
-    const uint8_t *block = input + i;
-    size_t length = 16;
     while (i < count) {
+        const uint8_t *block = input + i;
+        size_t length = 16;
         if (i + 16 > count) {
             length = count - i;
             const __m128i zero = _mm_setzero_si128();
@@ -153,15 +153,15 @@ static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, 
                 }
                 block = tail;
             }
-        } else {
-            block = input + i;
         }
         __m128i v = _mm_loadu_si128((const __m128i *)block);
         _mm_storeu_si128((__m128i *)out, v);
         __m128i flags = cellar_scan_html_vector(v);
         if (json) flags = _mm_or_si128(flags, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
         uint32_t mask = (uint32_t)_mm_movemask_epi8(flags) & (length == 16 ? 0xFFFFu : ((1u << length) - 1u));
+        // The block's bytes written so far, and where the next block starts (both from `i`).
         size_t done = 0;
+        size_t next = length;
         while (mask != 0) {
             size_t flagged = (size_t)__builtin_ctz(mask);
             out += flagged - done;
@@ -175,23 +175,16 @@ static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, 
             out += escape >> 56;
             done = flagged + 1;
             mask &= mask - 1;
-            if (length < 16 || i + done + 16 <= count) {
-                // The rest of the block again, after the escape (the padded copy has room for it).
-                _mm_storeu_si128((__m128i *)out, _mm_loadu_si128((const __m128i *)(block + done)));
-            } else {
-                // Too near the end to load sixteen more: go on from here with the padded copy.
-                i += done;
-                done = 0;
-                length = 0;
+            if (length == 16 && i + done + 16 > count) {
+                // Too near the end to load sixteen more: the next block (the padded copy) starts here.
+                next = done;
                 break;
             }
+            // The rest of the block again, after the escape (the padded copy has room for it).
+            _mm_storeu_si128((__m128i *)out, _mm_loadu_si128((const __m128i *)(block + done)));
         }
-        if (length == 0) {
-            length = 16;
-            continue;
-        }
-        out += length - done;
-        i += length;
+        out += next - done;
+        i += next;
     }
     *index = i;
     return out;
@@ -218,7 +211,6 @@ static inline uint32_t cellar_scan_words(uint64_t first, uint64_t second, int js
 
 static inline uint32_t cellar_scan_words_html(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 0); }
 static inline uint32_t cellar_scan_words_json(uint64_t first, uint64_t second) { return cellar_scan_words(first, second, 1); }
-
 
 /// `cellar_escape_blocks` a byte at a time, where there is no SSE2.
 static inline uint8_t *cellar_escape_blocks(const uint8_t *input, size_t count, size_t *index, uint8_t *out,

@@ -28,6 +28,14 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// Drops what was written after the first `count` bytes.
     public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
 
+    /// Lends the bytes written so far, without a copy.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try buffer.withUnsafeBytes(body)
+    }
+
+    /// Forgets what was written; `keepingCapacity: false` also gives the memory back.
+    public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
+
     /// Hands `bytes` to the writer to append to (its contents are kept).
     public mutating func adopt(_ bytes: inout [UInt8]) {
         buffer = ByteBuffer(reusing: bytes)
@@ -109,6 +117,9 @@ public struct JSONWriter: ~Copyable, Sendable {
             return written &+ 1
         }
     }
+
+    /// Appends a string value given as UTF-8 bytes (valid UTF-8, as a `String`'s are), quoted and escaped.
+    mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) { quoted(source) }
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
         // `\uXXXX` is 6 bytes for 1 and U+2028 6 for 3, plus two quotes; the block stores may

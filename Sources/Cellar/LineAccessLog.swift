@@ -17,13 +17,30 @@ public struct LineAccessLog: AccessLogWriter {
     }
 
     public func write(_ summary: RequestSummary) {
-        // One write(2) for many requests: see StandardOutput.
-        StandardOutput.shared.write(line(for: summary), deferred: true)
+        // One write(2) for many requests (see StandardOutput), and the line written straight
+        // into what is waiting to be written: no array per line.
+        StandardOutput.shared.write(deferred: true) { pending in write(summary, into: &pending) }
     }
 
-    /// The line for `summary`: fields in key order, as the log handler sorts them.
+    /// The line for `summary`.
     func line(for summary: RequestSummary) -> [UInt8] {
-        var line = LogLine(format: format, level: Logger.Level.info.rawValue, message: summary.accessLogMessage, label: label)
+        var writer = JSONWriter()
+        write(summary, into: &writer)
+        return writer.takeBytes()
+    }
+
+    /// Appends the line for `summary` to `writer`: fields in key order, as the log handler sorts them.
+    func write(_ summary: RequestSummary, into writer: inout JSONWriter) {
+        // The message quoted from bytes on the stack: no string made for it.
+        var line = LogLine(format: format, level: Logger.Level.info.rawValue, label: label, appendingTo: writer) { line, format in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: summary.accessLogMessageCapacity) { buffer in
+                let message = UnsafeBufferPointer(rebasing: buffer[..<summary.writeAccessLogMessage(into: buffer)])
+                switch format {
+                case .logfmt: LineLogHandler.appendLogfmtValue(utf8: message, to: &line)
+                case .json: line.string(utf8: message)
+                }
+            }
+        }
         line.field("bytes", summary.bytesSent)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RequestSummary.millisecondsCapacity) { buffer in
             let count = summary.writeDurationMilliseconds(into: buffer)
@@ -35,6 +52,6 @@ public struct LineAccessLog: AccessLogWriter {
         line.field("request_id", summary.requestID)
         if let route = summary.route { line.field("route", route) }
         line.field("status", summary.status?.code ?? 0)
-        return line.finish()
+        writer = line.finishWriting()
     }
 }

@@ -40,7 +40,7 @@ public struct LineLogHandler: LogHandler {
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         // Fields in a stable order: keys sorted, as readers of logfmt and JSON lines expect.
         var line = LogLine(format: format, level: event.level.rawValue, message: event.message.description, label: label)
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line.field(key, value.description) }
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) { line.field(named: key, value.description) }
         return line.finish()
     }
 
@@ -48,35 +48,41 @@ public struct LineLogHandler: LogHandler {
     /// `\u{…}` escapes otherwise. Works on the UTF-8 bytes: every byte of a multi-byte character
     /// is ≥ 0x80 and passes through as it is.
     static func appendLogfmtValue(_ value: String, to line: inout JSONWriter) {
-        var value = value
-        value.withUTF8 { bytes in
-            let plain =
-                !bytes.isEmpty
-                && !bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
-            if plain {
-                line.unquoted(bytes: bytes)
-                return
-            }
-            line.raw("\"")
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
-                line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): line.raw("\\\"")
-                case UInt8(ascii: "\\"): line.raw("\\\\")
-                case UInt8(ascii: "\n"): line.raw("\\n")
-                case UInt8(ascii: "\r"): line.raw("\\r")
-                case UInt8(ascii: "\t"): line.raw("\\t")
-                default:
-                    line.raw("\\u{")
-                    line.unquoted(String(byte, radix: 16))
-                    line.raw("}")
-                }
-            }
-            line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-            line.raw("\"")
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendLogfmtValue(utf8: $0, to: &line) }
+        if done == nil {
+            var value = value
+            value.withUTF8 { appendLogfmtValue(utf8: $0, to: &line) }
         }
+    }
+
+    /// ``appendLogfmtValue(_:to:)`` for a value given as UTF-8 bytes.
+    static func appendLogfmtValue(utf8 bytes: UnsafeBufferPointer<UInt8>, to line: inout JSONWriter) {
+        let plain =
+            !bytes.isEmpty
+            && !bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
+        if plain {
+            line.unquoted(bytes: bytes)
+            return
+        }
+        line.raw("\"")
+        var runStart = 0
+        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
+            line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): line.raw("\\\"")
+            case UInt8(ascii: "\\"): line.raw("\\\\")
+            case UInt8(ascii: "\n"): line.raw("\\n")
+            case UInt8(ascii: "\r"): line.raw("\\r")
+            case UInt8(ascii: "\t"): line.raw("\\t")
+            default:
+                line.raw("\\u{")
+                line.unquoted(String(byte, radix: 16))
+                line.raw("}")
+            }
+        }
+        line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        line.raw("\"")
     }
 
     /// ``appendLogfmtValue(_:to:)`` as a string.
@@ -93,30 +99,44 @@ public struct LineLogHandler: LogHandler {
     static func writeTimestamp(into line: inout JSONWriter) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        writeTimestamp(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000), into: &line)
+    }
+
+    /// `seconds` since 1970 (UTC) and `milliseconds` as `2026-11-22T04:55:00.123Z`: the date by
+    /// arithmetic (Howard Hinnant's `civil_from_days`), a third of what `gmtime_r` cost per line.
+    static func writeTimestamp(seconds: Int, milliseconds: Int, into line: inout JSONWriter) {
+        let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
+        let shifted = day + 719_468  // days from 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
-            func put(_ value: Int32, _ width: Int, at offset: Int) {
+            func put(_ value: Int, _ width: Int, at offset: Int) {
                 var value = value
                 for position in stride(from: offset + width - 1, through: offset, by: -1) {
                     out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
                     value /= 10
                 }
             }
-            put(parts.tm_year + 1900, 4, at: 0)
+            put(year, 4, at: 0)
             out[4] = UInt8(ascii: "-")
-            put(parts.tm_mon + 1, 2, at: 5)
+            put(month, 2, at: 5)
             out[7] = UInt8(ascii: "-")
-            put(parts.tm_mday, 2, at: 8)
+            put(dayOfMonth, 2, at: 8)
             out[10] = UInt8(ascii: "T")
-            put(parts.tm_hour, 2, at: 11)
+            put(second / 3_600, 2, at: 11)
             out[13] = UInt8(ascii: ":")
-            put(parts.tm_min, 2, at: 14)
+            put(second / 60 % 60, 2, at: 14)
             out[16] = UInt8(ascii: ":")
-            put(parts.tm_sec, 2, at: 17)
+            put(second % 60, 2, at: 17)
             out[19] = UInt8(ascii: ".")
-            put(Int32(now.tv_nsec / 1_000_000), 3, at: 20)
+            put(milliseconds, 3, at: 20)
             out[23] = UInt8(ascii: "Z")
             line.unquoted(bytes: UnsafeBufferPointer(out))
         }

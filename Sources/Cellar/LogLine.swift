@@ -7,10 +7,26 @@ import Logging
 /// JSON: `{"ts":"…","level":"info","msg":"…","logger":"cellar","bytes":"24204",…}` — every
 /// field value is a string, as swift-log metadata is.
 struct LogLine: ~Copyable {
-    private var line = JSONWriter()
+    private var line: JSONWriter
     private let format: LineLogHandler.Format
 
+    /// Starts a line with `message`.
     init(format: LineLogHandler.Format, level: String, message: String, label: String) {
+        self.init(format: format, level: level, label: label, appendingTo: JSONWriter()) { line, format in
+            switch format {
+            case .logfmt: LineLogHandler.appendLogfmtValue(message, to: &line)
+            case .json: line.string(message)
+            }
+        }
+    }
+
+    /// Starts a line at the end of `writer`, which ``finishWriting()`` gives back.
+    /// `writeMessage` appends the message as a value of the format (quoted and escaped).
+    init(
+        format: LineLogHandler.Format, level: String, label: String, appendingTo writer: consuming JSONWriter,
+        message writeMessage: (inout JSONWriter, LineLogHandler.Format) -> Void
+    ) {
+        line = writer
         self.format = format
         switch format {
         case .logfmt:
@@ -19,7 +35,7 @@ struct LogLine: ~Copyable {
             line.raw(" level=")
             line.unquoted(level)
             line.raw(" msg=")
-            LineLogHandler.appendLogfmtValue(message, to: &line)
+            writeMessage(&line, format)
         case .json:
             line.raw("{\"ts\":\"")
             LineLogHandler.writeTimestamp(into: &line)
@@ -28,7 +44,7 @@ struct LogLine: ~Copyable {
             line.string(level)
             line.raw(",")
             line.key("msg")
-            line.string(message)
+            writeMessage(&line, format)
             line.raw(",")
             line.key("logger")
             line.string(label)
@@ -36,7 +52,22 @@ struct LogLine: ~Copyable {
     }
 
     /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
-    mutating func field(_ key: String, _ value: String) {
+    mutating func field(_ key: StaticString, _ value: String) {
+        switch format {
+        case .logfmt:
+            line.raw(" ")
+            line.raw(key)
+            line.raw("=")
+            LineLogHandler.appendLogfmtValue(value, to: &line)
+        case .json:
+            line.raw(",")
+            line.key(key)
+            line.string(value)
+        }
+    }
+
+    /// ``field(_:_:)`` for a key known only at run time (metadata).
+    mutating func field(named key: String, _ value: String) {
         switch format {
         case .logfmt:
             line.raw(" ")
@@ -86,8 +117,14 @@ struct LogLine: ~Copyable {
 
     /// The line, with its ending.
     consuming func finish() -> [UInt8] {
+        var writer = finishWriting()
+        return writer.takeBytes()
+    }
+
+    /// Ends the line and gives back the writer it was written into.
+    consuming func finishWriting() -> JSONWriter {
         if format == .json { line.raw("}") }
         line.raw("\n")
-        return line.takeBytes()
+        return line
     }
 }

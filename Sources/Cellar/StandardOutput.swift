@@ -26,8 +26,9 @@ final class StandardOutput: @unchecked Sendable {
     // Foundation and ICU into the server for one lock: ThreadSanitizer sees their ordering.
     private let lock = Lock()
     private let condition = Condition()
-    // Guarded by `lock`.
-    private var pending: [UInt8] = []
+    // Guarded by `lock`. A writer, so that a line can be written straight into it (see
+    // ``write(deferred:_:)``) instead of made as an array of its own and copied.
+    private var pending = JSONWriter()
     private var flusherStarted = false
 
     init(fileDescriptor: Int32) {
@@ -36,13 +37,26 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
-        lock.withLock { append(line, deferred: deferred) }
+        lock.withLock {
+            let wasEmpty = pending.count == 0
+            line.withUnsafeBytes { pending.append($0) }
+            appended(deferred: deferred, wasEmpty: wasEmpty)
+        }
     }
 
-    /// ``write(_:deferred:)`` with the lock held.
-    private func append(_ line: [UInt8], deferred: Bool) {
-        let wasEmpty = pending.isEmpty
-        pending.append(contentsOf: line)
+    /// Has `writeLine` append one whole line to the pending output, then writes it as
+    /// ``write(_:deferred:)`` would: the access log's path, with no array made per line. The
+    /// lock is held while the line is written, so `writeLine` must not log.
+    func write(deferred: Bool, _ writeLine: (inout JSONWriter) -> Void) {
+        lock.withLock {
+            let wasEmpty = pending.count == 0
+            writeLine(&pending)
+            appended(deferred: deferred, wasEmpty: wasEmpty)
+        }
+    }
+
+    /// After a line was appended, with the lock held: writes now, or makes sure it will be.
+    private func appended(deferred: Bool, wasEmpty: Bool) {
         guard deferred, pending.count < Self.flushSize else {
             writePending()
             return
@@ -81,8 +95,9 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Writes and empties `pending`; the lock is held.
     private func writePending() {
-        guard !pending.isEmpty else { return }
-        pending.withUnsafeBufferPointer { bytes in
+        guard pending.count > 0 else { return }
+        let count = pending.count
+        pending.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(fileDescriptor, bytes.baseAddress.unsafelyUnwrapped + offset, bytes.count - offset)
@@ -93,7 +108,8 @@ final class StandardOutput: @unchecked Sendable {
                 offset += written
             }
         }
-        pending.removeAll(keepingCapacity: pending.capacity <= 4 * Self.flushSize)
+        // Memory taken by a burst (lines written while a write blocked) is given back.
+        pending.removeAll(keepingCapacity: count <= 4 * Self.flushSize)
     }
 
     /// Waits for a first deferred line, lets more gather for ``flushInterval``, writes them; forever.
@@ -102,7 +118,7 @@ final class StandardOutput: @unchecked Sendable {
         let microseconds = UInt32(interval.seconds * 1_000_000 + interval.attoseconds / 1_000_000_000_000)
         while true {
             lock.withLock {
-                while pending.isEmpty { lock.wait(for: condition) }
+                while pending.count == 0 { lock.wait(for: condition) }
             }
             usleep(microseconds)
             flush()

@@ -18,32 +18,40 @@ extension RequestSummary {
     /// The access line's message: `GET /people 200` (status 0 when none was sent).
     public var accessLogMessage: String {
         // Built in place: one allocation, where three concatenations made three.
+        String(unsafeUninitializedCapacity: accessLogMessageCapacity) { writeAccessLogMessage(into: $0) }
+    }
+
+    /// Bytes enough for ``writeAccessLogMessage(into:)``.
+    public var accessLogMessageCapacity: Int { method.rawValue.utf8.count + path.utf8.count + 22 }
+
+    /// Writes ``accessLogMessage`` as UTF-8 into `bytes` (at least ``accessLogMessageCapacity``
+    /// of them) and returns how many it wrote: an access log can quote it from there without
+    /// making a string.
+    public func writeAccessLogMessage(into bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var method = method.rawValue
         var path = path
         let code = status?.code ?? 0
         return method.withUTF8 { method in
             path.withUTF8 { path in
-                String(unsafeUninitializedCapacity: method.count + path.count + 22) { bytes in
-                    var end = 0
-                    for byte in method {
-                        bytes[end] = byte
-                        end += 1
-                    }
-                    bytes[end] = UInt8(ascii: " ")
+                var end = 0
+                for byte in method {
+                    bytes[end] = byte
                     end += 1
-                    for byte in path {
-                        bytes[end] = byte
-                        end += 1
-                    }
-                    bytes[end] = UInt8(ascii: " ")
-                    end += 1
-                    // The status code (any Int: a handler may set one outside 100…999).
-                    if code < 0 {
-                        bytes[end] = UInt8(ascii: "-")
-                        end += 1
-                    }
-                    return Self.writeDecimal(UInt64(code.magnitude), into: bytes, at: end)
                 }
+                bytes[end] = UInt8(ascii: " ")
+                end += 1
+                for byte in path {
+                    bytes[end] = byte
+                    end += 1
+                }
+                bytes[end] = UInt8(ascii: " ")
+                end += 1
+                // The status code (any Int: a handler may set one outside 100…999).
+                if code < 0 {
+                    bytes[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                return Self.writeDecimal(UInt64(code.magnitude), into: bytes, at: end)
             }
         }
     }

@@ -52,7 +52,13 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
     }
 
+    /// Lends the bytes written so far, without a copy.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: length))
+    }
+
     /// Empties the buffer.
+
     public mutating func removeAll(keepingCapacity: Bool = true) {
         length = 0
         if !keepingCapacity {

@@ -53,30 +53,29 @@ struct LogLine: ~Copyable {
 
     /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
     mutating func field(_ key: StaticString, _ value: String) {
-        switch format {
-        case .logfmt:
-            line.raw(" ")
-            line.raw(key)
-            line.raw("=")
-            LineLogHandler.appendLogfmtValue(value, to: &line)
-        case .json:
-            line.raw(",")
-            line.key(key)
-            line.string(value)
+        field(value) { line, format in
+            if format == .json { line.key(key) } else { line.raw(key) }
         }
     }
 
     /// ``field(_:_:)`` for a key known only at run time (metadata).
     mutating func field(named key: String, _ value: String) {
+        field(value) { line, format in
+            if format == .json { line.key(key) } else { line.unquoted(key) }
+        }
+    }
+
+    /// A field with a text value; `writeKey` writes the key as the format wants it (`key` or `"key":`).
+    private mutating func field(_ value: String, key writeKey: (inout JSONWriter, LineLogHandler.Format) -> Void) {
         switch format {
         case .logfmt:
             line.raw(" ")
-            line.unquoted(key)
+            writeKey(&line, format)
             line.raw("=")
             LineLogHandler.appendLogfmtValue(value, to: &line)
         case .json:
             line.raw(",")
-            line.key(key)
+            writeKey(&line, format)
             line.string(value)
         }
     }

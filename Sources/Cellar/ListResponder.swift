@@ -210,8 +210,21 @@ enum ETag {
         }
         hash ^= hash >> 29
         hash ^= UInt64(bytes.count)
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        return quotedHex(hash)
+    }
+
+    /// `hash` as an entity tag: `"`, sixteen lowercase hex digits, `"`. Written into the string's
+    /// own storage: `String(_:radix:)`, padding and concatenation made three strings a response.
+    static func quotedHex(_ hash: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 18) { out in
+            let digits: StaticString = "0123456789abcdef"
+            out[0] = UInt8(ascii: "\"")
+            for position in 0..<16 {
+                out[16 - position] = digits.utf8Start[Int(truncatingIfNeeded: (hash >> (4 * UInt64(position))) & 0xF)]
+            }
+            out[17] = UInt8(ascii: "\"")
+            return 18
+        }
     }
 
     /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.

@@ -227,3 +227,19 @@ struct ChangingController: TableController {
         DataCellProvider(for: indexPath, cell: PlainTextCell.self, data: "row \(indexPath.row) at version \(version)")
     }
 }
+
+/// The entity tag's text, written digit by digit, against `printf`'s.
+@Suite struct ETagTextTests {
+    @Test func sixteenLowercaseHexDigitsInQuotes() {
+        var generator = SystemRandomNumberGenerator()
+        let samples: [UInt64] = [0, 1, 0xF, 0x10, 0xABC, 0x0123_4567_89AB_CDEF, .max, 1 << 63] + (0..<10_000).map { _ in generator.next() }
+        for hash in samples {
+            #expect(ETag.quotedHex(hash) == String(format: "\"%016llx\"", hash))
+        }
+    }
+
+    @Test func differentBodiesHaveDifferentTags() {
+        let bodies = (0..<1_000).map { Array("row \($0) <b>&</b>".utf8) } + [[], [0], [0, 0]]
+        #expect(Set(bodies.map(ETag.of)).count == bodies.count)
+    }
+}

@@ -37,11 +37,7 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
-        lock.withLock {
-            let wasEmpty = pending.count == 0
-            line.withUnsafeBytes { pending.append($0) }
-            appended(deferred: deferred, wasEmpty: wasEmpty)
-        }
+        write(deferred: deferred) { pending in line.withUnsafeBytes { pending.append($0) } }
     }
 
     /// Has `writeLine` append one whole line to the pending output, then writes it as
@@ -51,22 +47,18 @@ final class StandardOutput: @unchecked Sendable {
         lock.withLock {
             let wasEmpty = pending.count == 0
             writeLine(&pending)
-            appended(deferred: deferred, wasEmpty: wasEmpty)
+            // Written now, or made sure it will be.
+            guard deferred, pending.count < Self.flushSize else {
+                writePending()
+                return
+            }
+            if !flusherStarted {
+                flusherStarted = startFlusher()
+                // No thread (no memory, a thread limit): write now rather than never.
+                if !flusherStarted { writePending() }
+            }
+            if wasEmpty { condition.signal() }
         }
-    }
-
-    /// After a line was appended, with the lock held: writes now, or makes sure it will be.
-    private func appended(deferred: Bool, wasEmpty: Bool) {
-        guard deferred, pending.count < Self.flushSize else {
-            writePending()
-            return
-        }
-        if !flusherStarted {
-            flusherStarted = startFlusher()
-            // No thread (no memory, a thread limit): write now rather than never.
-            if !flusherStarted { writePending() }
-        }
-        if wasEmpty { condition.signal() }
     }
 
     /// Writes what is deferred.

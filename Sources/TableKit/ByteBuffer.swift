@@ -58,7 +58,6 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
     }
 
     /// Empties the buffer.
-
     public mutating func removeAll(keepingCapacity: Bool = true) {
         length = 0
         if !keepingCapacity {

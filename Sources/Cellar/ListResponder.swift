@@ -217,11 +217,8 @@ enum ETag {
     /// own storage: `String(_:radix:)`, padding and concatenation made three strings a response.
     static func quotedHex(_ hash: UInt64) -> String {
         String(unsafeUninitializedCapacity: 18) { out in
-            let digits: StaticString = "0123456789abcdef"
             out[0] = UInt8(ascii: "\"")
-            for position in 0..<16 {
-                out[16 - position] = digits.utf8Start[Int(truncatingIfNeeded: (hash >> (4 * UInt64(position))) & 0xF)]
-            }
+            HexDigits.write(hash, count: 16, into: out, at: 1)
             out[17] = UInt8(ascii: "\"")
             return 18
         }

@@ -19,16 +19,22 @@ enum RequestID {
         let (value, _) = counter.wrappingAdd(1, ordering: .relaxed)
         // Sixteen digits written once into the string's own storage: one allocation per request.
         return String(unsafeUninitializedCapacity: 16) { bytes in
-            writeHex(prefix, into: bytes, at: 0)
-            writeHex(value, into: bytes, at: 8)
+            HexDigits.write(UInt64(prefix), count: 8, into: bytes, at: 0)
+            HexDigits.write(UInt64(value), count: 8, into: bytes, at: 8)
             return 16
         }
     }
+}
 
-    private static func writeHex(_ value: UInt32, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        for index in 0..<8 {
-            let digit = UInt8(truncatingIfNeeded: value >> UInt32(28 - 4 * index)) & 0xF
-            bytes[offset + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+/// Lower-case hex digits written into a buffer, for identifiers and validators made per request
+/// (request ids, entity tags) without formatting a string.
+public enum HexDigits {
+    /// Writes the low `count` hex digits of `value` (most significant first) at `offset`.
+    @inlinable public static func write(_ value: UInt64, count: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        // A look-up, not a branch per digit.
+        let digits: StaticString = "0123456789abcdef"
+        for index in 0..<count {
+            bytes[offset + index] = digits.utf8Start[Int(truncatingIfNeeded: (value >> UInt64(4 * (count - 1 - index))) & 0xF)]
         }
     }
 }

@@ -129,8 +129,8 @@ final class HTMLListBody: ListBody {
         html.raw("</span>")
         if let next = page.nextOffset {
             html.raw(" <a class=\"load-more\" rel=\"next\"")
-            html.attribute("href", links.url(offset: next))
-            html.attribute("data-fragment-url", links.url(offset: next, fragment: true))
+            links.withURL(offset: next) { html.attribute("href", utf8: $0) }
+            links.withURL(offset: next, fragment: true) { html.attribute("data-fragment-url", utf8: $0) }
             html.raw(">Load more</a>")
         }
         html.raw("</nav>\n")

@@ -144,17 +144,18 @@ final class JSONListBody: ListBody {
         json.raw("},")
         json.key("links")
         json.raw("{")
+        // Each URL written from the stack into the document: no array and no string per link.
         json.key("self")
-        json.string(links.current)
+        links.withURL(offset: page.offset) { json.string(utf8: $0) }
         json.raw(",")
         json.key("first")
-        json.string(links.first)
+        links.withURL(offset: 0) { json.string(utf8: $0) }
         json.raw(",")
         json.key("prev")
-        json.string(orNull: links.previous)
+        if let previous = page.previousOffset { links.withURL(offset: previous) { json.string(utf8: $0) } } else { json.null() }
         json.raw(",")
         json.key("next")
-        json.string(orNull: links.next)
+        if let next = page.nextOffset { links.withURL(offset: next) { json.string(utf8: $0) } } else { json.null() }
         json.raw("},")
         json.key("sections")
         json.raw("[")
@@ -257,6 +258,7 @@ struct JSONWriterAccess {
     func key(_ key: StaticString) { encoder.writer.key(key) }
     func string(_ value: String) { encoder.writer.string(value) }
     func string(orNull value: String?) { encoder.writer.string(orNull: value) }
+    func string(utf8 value: UnsafeBufferPointer<UInt8>) { encoder.writer.string(utf8: value) }
     func number(_ value: Int) { encoder.writer.number(value) }
     func bool(_ value: Bool) { encoder.writer.bool(value) }
     func null() { encoder.writer.null() }

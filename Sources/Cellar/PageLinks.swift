@@ -1,4 +1,5 @@
 import MicroHTTP
+import TableKit
 
 /// The URLs of a page and its neighbours, keeping the request's other query items (`q`, …).
 struct PageLinks: Sendable {
@@ -11,49 +12,66 @@ struct PageLinks: Sendable {
     init(path: String, query: QueryItems, page: Page) {
         self.path = path
         var query = query
-        for name in ["offset", "limit", "fragment"] { query.set(name, to: nil) }
+        query.set("offset", to: nil)
+        query.set("limit", to: nil)
+        query.set("fragment", to: nil)
         self.query = query
         self.page = page
         prefix = Self.prefix(path: path, query: query)
     }
 
     private static func prefix(path: String, query: QueryItems) -> [UInt8] {
-        Array((path + "?" + (query.isEmpty ? "" : query.percentEncoded + "&")).utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count + 1)
+        bytes.append(contentsOf: path.utf8)
+        bytes.append(UInt8(ascii: "?"))
+        if !query.isEmpty {
+            bytes.append(contentsOf: query.percentEncoded.utf8)
+            bytes.append(UInt8(ascii: "&"))
+        }
+        return bytes
     }
+
+    /// The most bytes a URL holds after its prefix: `offset=` and `&limit=` with up to 20
+    /// characters each, and `&fragment=rows`.
+    private static let suffixCapacity = 7 + 20 + 7 + 20 + 14
 
     /// A page's URL: `path?…&offset=20&limit=10`, with `&fragment=rows` for the rows fragment.
     func url(offset: Int, limit: Int? = nil, fragment: Bool = false, path: String? = nil) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(prefix.count + 64)
-        writeURL(offset: offset, limit: limit, fragment: fragment, prefix: path.map { Self.prefix(path: $0, query: query) } ?? prefix, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        let prefix = path.map { Self.prefix(path: $0, query: query) } ?? prefix
+        return String(unsafeUninitializedCapacity: prefix.count + Self.suffixCapacity) { out in
+            writeURL(offset: offset, limit: limit, fragment: fragment, prefix: prefix, into: out.baseAddress!)
+        }
     }
 
-    /// Appends a page's URL as bytes (a list's links are written for every request: no string building).
-    private func writeURL(offset: Int, limit: Int?, fragment: Bool, prefix: [UInt8], into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: prefix)
-        Self.append("offset=", to: &bytes)
-        Self.appendDecimal(offset, to: &bytes)
-        Self.append("&limit=", to: &bytes)
-        Self.appendDecimal(limit ?? page.limit, to: &bytes)
-        if fragment { Self.append("&fragment=rows", to: &bytes) }
+    /// Lends a page's URL as UTF-8 bytes written into scratch memory (on the stack unless the
+    /// prefix is long): the links of a page are written for every request, and each `String`
+    /// was an allocation.
+    func withURL<Result>(offset: Int, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + Self.suffixCapacity) { scratch in
+            let count = writeURL(offset: offset, limit: nil, fragment: fragment, prefix: prefix, into: scratch.baseAddress!)
+            return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
+        }
     }
 
-    /// Appends a literal's bytes: as a buffer, which `Array` copies in one move, where a
-    /// `String.UTF8View` went through the generic sequence path (~170 instructions each).
-    private static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    /// Writes a page's URL at `out`, which has room for the prefix and ``suffixCapacity`` more
+    /// bytes; returns the bytes written.
+    private func writeURL(offset: Int, limit: Int?, fragment: Bool, prefix: [UInt8], into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = prefix.withUnsafeBufferPointer { source in
+            out.update(from: source.baseAddress!, count: source.count)
+            return source.count
+        }
+        count += Self.write("offset=", at: out + count)
+        count += HTMLWriter.writeDecimal(offset, into: out + count)
+        count += Self.write("&limit=", at: out + count)
+        count += HTMLWriter.writeDecimal(limit ?? page.limit, into: out + count)
+        if fragment { count += Self.write("&fragment=rows", at: out + count) }
+        return count
     }
 
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+    private static func write(_ literal: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        out.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return literal.utf8CodeUnitCount
     }
 
     var current: String { url(offset: page.offset) }
@@ -63,19 +81,20 @@ struct PageLinks: Sendable {
 
     /// The `Link` header: rel next and prev, and first.
     var header: String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 * (prefix.count + 48))
-        func link(_ offset: Int, _ relation: StaticString) {
-            if !bytes.isEmpty { Self.append(", ", to: &bytes) }
-            bytes.append(UInt8(ascii: "<"))
-            writeURL(offset: offset, limit: nil, fragment: false, prefix: prefix, into: &bytes)
-            Self.append(">; rel=\"", to: &bytes)
-            Self.append(relation, to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+        String(unsafeUninitializedCapacity: 3 * (prefix.count + Self.suffixCapacity + 16)) { out in
+            var count = 0
+            func link(_ offset: Int, _ relation: StaticString) {
+                if count > 0 { count += Self.write(", ", at: out.baseAddress! + count) }
+                count += Self.write("<", at: out.baseAddress! + count)
+                count += writeURL(offset: offset, limit: nil, fragment: false, prefix: prefix, into: out.baseAddress! + count)
+                count += Self.write(">; rel=\"", at: out.baseAddress! + count)
+                count += Self.write(relation, at: out.baseAddress! + count)
+                count += Self.write("\"", at: out.baseAddress! + count)
+            }
+            if let next = page.nextOffset { link(next, "next") }
+            if let previous = page.previousOffset { link(previous, "prev") }
+            link(0, "first")
+            return count
         }
-        if let next = page.nextOffset { link(next, "next") }
-        if let previous = page.previousOffset { link(previous, "prev") }
-        link(0, "first")
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

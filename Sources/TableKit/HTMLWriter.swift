@@ -131,6 +131,15 @@ public struct HTMLWriter: ~Copyable, Sendable {
         append(UInt8(ascii: "\""))
     }
 
+    /// Appends ` name="value"` with the value, given as UTF-8 bytes, escaped.
+    public mutating func attribute(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: " "))
+        raw(name)
+        raw("=\"")
+        appendEscaped(value)
+        append(UInt8(ascii: "\""))
+    }
+
     /// Appends ` name="number"`.
     public mutating func attribute(_ name: StaticString, _ value: Int) {
         append(UInt8(ascii: " "))
@@ -340,7 +349,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
     }
 
     /// Writes `number` in decimal at `output`; returns the bytes written (at most 20).
-    @usableFromInline static func writeDecimal(_ number: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func writeDecimal(_ number: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var out = output
         if number < 0 {
             out.pointee = UInt8(ascii: "-")

@@ -120,4 +120,21 @@ import Testing
         let clamped = PageLinks(path: "/people", query: try QueryItems(parsing: "limit=9999"), page: try Self.page("limit=9999", total: 2_000))
         #expect(clamped.next == "/people?offset=500&limit=500")
     }
+
+    /// The bytes the pages write their links from (`withURL`) are the URLs `url` spells, for
+    /// short prefixes (written on the stack) and a query long enough to need the heap.
+    @Test func lentURLBytesEqualTheURLs() throws {
+        let long = String(repeating: "z", count: 20_000)
+        for (path, query) in [("/people", ""), ("/catalog", "q=a+b%26c&tag=x&offset=20&limit=10"), ("/xss", "q=%3Cb%3E&q=\u{1F377}"), ("/people", "q=\(long)")] {
+            let items = try QueryItems(parsing: query)
+            let links = PageLinks(path: path, query: items, page: try Page(query: items, paging: .paged, total: 1_000))
+            for offset in [0, 7, 50, 999, Int.max] {
+                for fragment in [false, true] {
+                    let lent = links.withURL(offset: offset, fragment: fragment) { Array($0) }
+                    #expect(lent == Array(links.url(offset: offset, fragment: fragment).utf8))
+                }
+            }
+            #expect(links.url(offset: 0).hasPrefix(path + "?"))
+        }
+    }
 }

@@ -55,6 +55,20 @@ import Testing
                 #expect(headers["X"] == value.replacingOccurrences(of: bad, with: ""))
             }
         }
+        // At every offset of a word and its neighbours (values are tested eight bytes at a
+        // time), and next to the bytes one bit away from CR, LF and NUL.
+        for bad in ["\r", "\n", "\u{0}"] {
+            for offset in 0..<24 {
+                let value = String(repeating: "\u{0C}\u{0B}\u{01}\u{0E}\u{8}\u{1}x\u{7F}", count: 3).prefix(offset) + bad + "abcdefghijklmnopq"
+                var headers = HTTPHeaders()
+                headers.add(name: "X", value: String(value))
+                #expect(headers["X"] == value.replacingOccurrences(of: bad, with: ""), "offset \(offset)")
+            }
+        }
+        let nearMisses = String(repeating: "\u{0C}\u{0B}\u{01}\u{0E}\u{8}\u{1}x\u{7F}\u{8D}", count: 5)
+        var kept = HTTPHeaders()
+        kept.add(name: "X", value: nearMisses)
+        #expect(kept["X"] == nearMisses)
         var clean = HTTPHeaders()
         clean.add(name: "Content-Security-Policy", value: long)
         #expect(clean["content-security-policy"] == long)

@@ -74,13 +74,15 @@ final class HTMLListBody: ListBody {
             html.text(alert.message)
             html.raw("</div>\n")
         case .loading(let message):
-            html.raw("<div class=\"loading\" aria-busy=\"true\"")
-            html.attribute("data-loading-src", links.url(offset: page.offset, fragment: true))
-            html.raw("><p>")
-            html.text(message)
-            html.raw("</p><noscript><p><a")
-            html.attribute("href", links.url(offset: page.offset, fragment: true))
-            html.raw(">Show the rows</a></p></noscript></div>\n")
+            links.withURL(offset: page.offset, fragment: true) { fragment in
+                html.raw("<div class=\"loading\" aria-busy=\"true\"")
+                html.attribute("data-loading-src", utf8: fragment)
+                html.raw("><p>")
+                html.text(message)
+                html.raw("</p><noscript><p><a")
+                html.attribute("href", utf8: fragment)
+                html.raw(">Show the rows</a></p></noscript></div>\n")
+            }
         case .render, .redirect:
             break
         }
@@ -102,9 +104,9 @@ final class HTMLListBody: ListBody {
         html.attribute("data-last", window.upperBound)
         html.attribute("data-total", page.total)
         html.raw(">")
-        if let previous = links.previous {
+        if let previous = page.previousOffset {
             html.raw("<a rel=\"prev\"")
-            html.attribute("href", previous)
+            links.withURL(offset: previous) { html.attribute("href", utf8: $0) }
             html.raw(">Previous</a> ")
         }
         html.raw("<span aria-current=\"page\">")

@@ -145,17 +145,20 @@ final class JSONListBody: ListBody {
         json.key("links")
         json.raw("{")
         // Each URL written from the stack into the document: no array and no string per link.
+        func link(_ offset: Int?) {
+            if let offset { links.withURL(offset: offset) { json.string(utf8: $0) } } else { json.null() }
+        }
         json.key("self")
-        links.withURL(offset: page.offset) { json.string(utf8: $0) }
+        link(page.offset)
         json.raw(",")
         json.key("first")
-        links.withURL(offset: 0) { json.string(utf8: $0) }
+        link(0)
         json.raw(",")
         json.key("prev")
-        if let previous = page.previousOffset { links.withURL(offset: previous) { json.string(utf8: $0) } } else { json.null() }
+        link(page.previousOffset)
         json.raw(",")
         json.key("next")
-        if let next = page.nextOffset { links.withURL(offset: next) { json.string(utf8: $0) } } else { json.null() }
+        link(page.nextOffset)
         json.raw("},")
         json.key("sections")
         json.raw("[")

@@ -19,7 +19,7 @@ struct ListResponder: Sendable {
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
-        if route.paging != .unpaged, let link = links.header { headers.add(name: "Link", value: link) }
+        if route.paging != .unpaged { headers.add(name: "Link", value: links.header) }
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []

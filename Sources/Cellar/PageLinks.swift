@@ -3,44 +3,37 @@ import TableKit
 
 /// The URLs of a page and its neighbours, keeping the request's other query items (`q`, …).
 struct PageLinks: Sendable {
-    let path: String
-    let query: QueryItems
     let page: Page
-    /// `path?` and the other query items, encoded once: every link of a page starts with it.
+    /// `path?` and the query items other than paging ones, encoded once: every link of a page starts with it.
     private let prefix: [UInt8]
 
     init(path: String, query: QueryItems, page: Page) {
-        self.path = path
+        self.page = page
         var query = query
         query.set("offset", to: nil)
         query.set("limit", to: nil)
         query.set("fragment", to: nil)
-        self.query = query
-        self.page = page
-        prefix = Self.prefix(path: path, query: query)
-    }
-
-    private static func prefix(path: String, query: QueryItems) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(path.utf8.count + 1)
-        bytes.append(contentsOf: path.utf8)
-        bytes.append(UInt8(ascii: "?"))
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(path.utf8.count + 1)
+        prefix.append(contentsOf: path.utf8)
+        prefix.append(UInt8(ascii: "?"))
         if !query.isEmpty {
-            bytes.append(contentsOf: query.percentEncoded.utf8)
-            bytes.append(UInt8(ascii: "&"))
+            prefix.append(contentsOf: query.percentEncoded.utf8)
+            prefix.append(UInt8(ascii: "&"))
         }
-        return bytes
+        self.prefix = prefix
     }
 
     /// The most bytes a URL holds after its prefix: `offset=` and `&limit=` with up to 20
     /// characters each, and `&fragment=rows`.
     private static let suffixCapacity = 7 + 20 + 7 + 20 + 14
+    /// The most bytes a `Link` header adds around each URL: `, <`, `>; rel="first"`.
+    private static let linkCapacity = 3 + 14
 
     /// A page's URL: `path?…&offset=20&limit=10`, with `&fragment=rows` for the rows fragment.
-    func url(offset: Int, limit: Int? = nil, fragment: Bool = false, path: String? = nil) -> String {
-        let prefix = path.map { Self.prefix(path: $0, query: query) } ?? prefix
-        return String(unsafeUninitializedCapacity: prefix.count + Self.suffixCapacity) { out in
-            writeURL(offset: offset, limit: limit, fragment: fragment, prefix: prefix, into: out.baseAddress!)
+    func url(offset: Int, fragment: Bool = false) -> String {
+        String(unsafeUninitializedCapacity: prefix.count + Self.suffixCapacity) { out in
+            writeURL(offset: offset, fragment: fragment, into: out.baseAddress!)
         }
     }
 
@@ -49,14 +42,14 @@ struct PageLinks: Sendable {
     /// was an allocation.
     func withURL<Result>(offset: Int, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + Self.suffixCapacity) { scratch in
-            let count = writeURL(offset: offset, limit: nil, fragment: fragment, prefix: prefix, into: scratch.baseAddress!)
+            let count = writeURL(offset: offset, fragment: fragment, into: scratch.baseAddress!)
             return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
         }
     }
 
     /// Writes a page's URL at `out`, which has room for the prefix and ``suffixCapacity`` more
     /// bytes; returns the bytes written.
-    private func writeURL(offset: Int, limit: Int?, fragment: Bool, prefix: [UInt8], into out: UnsafeMutablePointer<UInt8>) -> Int {
+    private func writeURL(offset: Int, fragment: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var count = prefix.withUnsafeBufferPointer { source in
             out.update(from: source.baseAddress!, count: source.count)
             return source.count
@@ -64,7 +57,7 @@ struct PageLinks: Sendable {
         count += Self.write("offset=", at: out + count)
         count += HTMLWriter.writeDecimal(offset, into: out + count)
         count += Self.write("&limit=", at: out + count)
-        count += HTMLWriter.writeDecimal(limit ?? page.limit, into: out + count)
+        count += HTMLWriter.writeDecimal(page.limit, into: out + count)
         if fragment { count += Self.write("&fragment=rows", at: out + count) }
         return count
     }
@@ -74,22 +67,18 @@ struct PageLinks: Sendable {
         return literal.utf8CodeUnitCount
     }
 
-    var current: String { url(offset: page.offset) }
-    var first: String { url(offset: 0) }
-    var previous: String? { page.previousOffset.map { url(offset: $0) } }
-    var next: String? { page.nextOffset.map { url(offset: $0) } }
-
     /// The `Link` header: rel next and prev, and first.
-    var header: String? {
-        String(unsafeUninitializedCapacity: 3 * (prefix.count + Self.suffixCapacity + 16)) { out in
+    var header: String {
+        String(unsafeUninitializedCapacity: 3 * (prefix.count + Self.suffixCapacity + Self.linkCapacity)) { buffer in
+            let out = buffer.baseAddress!
             var count = 0
             func link(_ offset: Int, _ relation: StaticString) {
-                if count > 0 { count += Self.write(", ", at: out.baseAddress! + count) }
-                count += Self.write("<", at: out.baseAddress! + count)
-                count += writeURL(offset: offset, limit: nil, fragment: false, prefix: prefix, into: out.baseAddress! + count)
-                count += Self.write(">; rel=\"", at: out.baseAddress! + count)
-                count += Self.write(relation, at: out.baseAddress! + count)
-                count += Self.write("\"", at: out.baseAddress! + count)
+                if count > 0 { count += Self.write(", ", at: out + count) }
+                count += Self.write("<", at: out + count)
+                count += writeURL(offset: offset, fragment: false, into: out + count)
+                count += Self.write(">; rel=\"", at: out + count)
+                count += Self.write(relation, at: out + count)
+                count += Self.write("\"", at: out + count)
             }
             if let next = page.nextOffset { link(next, "next") }
             if let previous = page.previousOffset { link(previous, "prev") }

@@ -9,9 +9,7 @@ extension HTMLWriter {
     @discardableResult
     public mutating func urlAttribute(_ name: StaticString, _ url: String) -> Bool {
         guard HTMLWriter.isSafeURL(url) else { return false }
-        append(UInt8(ascii: " "))
-        raw(name)
-        raw("=\"")
+        openAttribute(name)
         let utf8 = Array(url.utf8)
         var index = 0
         while index < utf8.count {

@@ -124,29 +124,30 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     /// Appends ` name="value"` with the value escaped.
     @inlinable public mutating func attribute(_ name: StaticString, _ value: String) {
-        append(UInt8(ascii: " "))
-        raw(name)
-        raw("=\"")
+        openAttribute(name)
         text(value)
         append(UInt8(ascii: "\""))
     }
 
     /// Appends ` name="value"` with the value, given as UTF-8 bytes, escaped.
     public mutating func attribute(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
-        append(UInt8(ascii: " "))
-        raw(name)
-        raw("=\"")
+        openAttribute(name)
         appendEscaped(value)
         append(UInt8(ascii: "\""))
     }
 
     /// Appends ` name="number"`.
     public mutating func attribute(_ name: StaticString, _ value: Int) {
+        openAttribute(name)
+        text(value)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends ` name="`, the start of every attribute.
+    @inlinable mutating func openAttribute(_ name: StaticString) {
         append(UInt8(ascii: " "))
         raw(name)
         raw("=\"")
-        text(value)
-        append(UInt8(ascii: "\""))
     }
 
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,

@@ -96,12 +96,12 @@ import Testing
         let query = try QueryItems(parsing: "q=a%20b%26c&offset=20&limit=10&fragment=rows&tag=x")
         let page = try Page(query: query, paging: .paged, total: 100)
         let links = PageLinks(path: "/catalog", query: query, page: page)
-        #expect(links.current == "/catalog?q=a+b%26c&tag=x&offset=20&limit=10")
-        #expect(links.first == "/catalog?q=a+b%26c&tag=x&offset=0&limit=10")
-        #expect(links.previous == "/catalog?q=a+b%26c&tag=x&offset=10&limit=10")
-        #expect(links.next == "/catalog?q=a+b%26c&tag=x&offset=30&limit=10")
+        #expect(links.url(offset: page.offset) == "/catalog?q=a+b%26c&tag=x&offset=20&limit=10")
+        #expect(links.url(offset: 0) == "/catalog?q=a+b%26c&tag=x&offset=0&limit=10")
+        #expect(page.previousOffset.map { links.url(offset: $0) } == "/catalog?q=a+b%26c&tag=x&offset=10&limit=10")
+        #expect(page.nextOffset.map { links.url(offset: $0) } == "/catalog?q=a+b%26c&tag=x&offset=30&limit=10")
         #expect(links.url(offset: 30, fragment: true) == "/catalog?q=a+b%26c&tag=x&offset=30&limit=10&fragment=rows")
-        #expect(links.url(offset: 0, path: "/catalog.json") == "/catalog.json?q=a+b%26c&tag=x&offset=0&limit=10")
+        #expect(PageLinks(path: "/catalog.json", query: query, page: page).url(offset: 0) == "/catalog.json?q=a+b%26c&tag=x&offset=0&limit=10")
         #expect(
             links.header
                 == "</catalog?q=a+b%26c&tag=x&offset=30&limit=10>; rel=\"next\", </catalog?q=a+b%26c&tag=x&offset=10&limit=10>; rel=\"prev\", </catalog?q=a+b%26c&tag=x&offset=0&limit=10>; rel=\"first\""
@@ -109,16 +109,19 @@ import Testing
     }
 
     @Test func linksAtTheEdges() throws {
-        let first = PageLinks(path: "/people", query: QueryItems(), page: try Self.page("", total: 60))
-        #expect(first.previous == nil)
-        #expect(first.next == "/people?offset=50&limit=50")
+        let firstPage = try Self.page("", total: 60)
+        let first = PageLinks(path: "/people", query: QueryItems(), page: firstPage)
+        #expect(firstPage.previousOffset == nil)
+        #expect(firstPage.nextOffset.map { first.url(offset: $0) } == "/people?offset=50&limit=50")
         #expect(first.header == "</people?offset=50&limit=50>; rel=\"next\", </people?offset=0&limit=50>; rel=\"first\"")
-        let only = PageLinks(path: "/people", query: QueryItems(), page: try Self.page("", total: 10))
-        #expect(only.next == nil && only.previous == nil)
+        let onlyPage = try Self.page("", total: 10)
+        let only = PageLinks(path: "/people", query: QueryItems(), page: onlyPage)
+        #expect(onlyPage.nextOffset == nil && onlyPage.previousOffset == nil)
         #expect(only.header == "</people?offset=0&limit=50>; rel=\"first\"")
         // The limit in the links is the clamped one.
-        let clamped = PageLinks(path: "/people", query: try QueryItems(parsing: "limit=9999"), page: try Self.page("limit=9999", total: 2_000))
-        #expect(clamped.next == "/people?offset=500&limit=500")
+        let clampedPage = try Self.page("limit=9999", total: 2_000)
+        let clamped = PageLinks(path: "/people", query: try QueryItems(parsing: "limit=9999"), page: clampedPage)
+        #expect(clampedPage.nextOffset.map { clamped.url(offset: $0) } == "/people?offset=500&limit=500")
     }
 
     /// The bytes the pages write their links from (`withURL`) are the URLs `url` spells, for

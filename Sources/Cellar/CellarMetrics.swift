@@ -17,6 +17,9 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     // Guarded by `lock`.
     private var requestCounters: [RequestKey: CoreMetrics.Counter] = [:]
     private var latencyTimers: [String: Metrics.Timer] = [:]
+    /// The metrics of the last request counted: most requests repeat the one before in method,
+    /// route and status, and comparing the key is cheaper than hashing it (its route a string).
+    private var lastRequest: (key: RequestKey, counter: CoreMetrics.Counter, timer: Metrics.Timer)?
     private var reportedCellsCreated = 0
     private var reportedCellsReused = 0
 
@@ -54,6 +57,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         let (counter, timer) = lock.withLock {
             // Found by method, route and status code; the labels are spelled only when a counter is made.
             let key = RequestKey(method: summary.method, route: route, status: summary.status?.code ?? -1)
+            if let last = lastRequest, last.key == key { return (last.counter, last.timer) }
             let counter =
                 requestCounters[key]
                 ?? {
@@ -71,6 +75,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
                     latencyTimers[route] = made
                     return made
                 }()
+            lastRequest = (key, counter, timer)
             return (counter, timer)
         }
         counter.increment()

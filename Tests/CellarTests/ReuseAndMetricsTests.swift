@@ -1,6 +1,7 @@
 import Cellar
 import Foundation
 import HTTPTestSupport
+import MicroHTTP
 import TableKit
 import Testing
 
@@ -89,6 +90,37 @@ extension CellarHTTPTests {
             // rendered before it is queued, so it is not counted in it).
             let buffered = try #require(Self.value(in: text, "http_response_buffered_bytes", labels: []))
             #expect(buffered >= 0)
+        }
+
+        /// Requests counted one after another under keys that repeat and alternate: each lands on
+        /// its own method, route and status (the last key's metrics are reused only for the same key).
+        @Test func metricsKeepRepeatedAndAlternatingKeysApart() {
+            let metrics = CellarMetrics()
+            func summary(_ method: HTTPMethod, _ route: String?, _ status: HTTPStatus?) -> RequestSummary {
+                RequestSummary(
+                    method: method, path: route ?? "/x", route: route, status: status, bytesSent: 10, duration: .microseconds(300),
+                    requestID: "0", outcome: .completed)
+            }
+            let sequence: [RequestSummary] = [
+                summary(.get, "/people", .ok), summary(.get, "/people", .ok), summary(.get, "/people", .notFound),
+                summary(.get, "/people", .ok), summary(.head, "/people", .ok), summary(.get, "/catalog", .ok),
+                summary(.get, "/people", .ok), summary(.get, nil, .notFound), summary(.get, nil, nil),
+            ]
+            for request in sequence { metrics.requestCompleted(request) }
+            let text = String(decoding: metrics.exposition(cells: ReuseRegistry().statistics), as: UTF8.self)
+            let expected: [([String], Double)] = [
+                (["method=\"GET\"", "route=\"/people\"", "status=\"200\""], 4),
+                (["method=\"GET\"", "route=\"/people\"", "status=\"404\""], 1),
+                (["method=\"HEAD\"", "route=\"/people\"", "status=\"200\""], 1),
+                (["method=\"GET\"", "route=\"/catalog\"", "status=\"200\""], 1),
+                (["route=\"unmatched\"", "status=\"404\""], 1), (["route=\"unmatched\"", "status=\"none\""], 1),
+            ]
+            for (labels, count) in expected {
+                #expect(Self.value(in: text, "http_requests_total", labels: labels) == count, "\(labels) in\n\(text)")
+            }
+            #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"/people\""]) == 6)
+            #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"/catalog\""]) == 1)
+            #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"unmatched\""]) == 2)
         }
 
         /// The value of the first sample of `name` whose labels include all of `labels`.

@@ -18,7 +18,13 @@ struct ListResponder: Sendable {
         let links = PageLinks(path: pathRequestsJSON ? App.jsonPath(for: route.path) : route.path, query: request.query, page: page)
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
-        var headers: HTTPHeaders = ["Content-Type": format.contentType, "Vary": "Accept, HX-Request", "Cache-Control": "no-cache"]
+        // Added one by one into room for all five (with `Link` and `ETag`): a literal made an array
+        // of its own, and the list grew twice after it.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(5)
+        headers.add(name: "Content-Type", value: format.contentType)
+        headers.add(name: "Vary", value: "Accept, HX-Request")
+        headers.add(name: "Cache-Control", value: "no-cache")
         if route.paging != .unpaged { headers.add(name: "Link", value: links.header) }
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)

@@ -26,6 +26,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         self.init(elements)
     }
 
+    /// Makes room for `count` fields in all, so that adding them does not grow the list step by step.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// The value of the first field with this name (case-insensitive), or nil.
     public subscript(name: String) -> String? {
         for field in fields where Self.namesEqual(field.name, name) { return field.value }

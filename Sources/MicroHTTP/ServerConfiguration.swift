@@ -84,9 +84,84 @@ public struct ServerConfiguration: Sendable {
         self.errorRenderer = errorRenderer
     }
 
-    /// The number of processors currently online (at least 1).
+    /// The number of processors this process may use (at least 1): those online, no more than its
+    /// CPU affinity allows (`taskset`, a container's `--cpuset-cpus`), and no more than its
+    /// cgroup's CPU quota rounded up (`docker run --cpus=1.5` gives 2). One worker thread per
+    /// core of the whole host would oversubscribe a container limited to a few.
     public static var activeProcessorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var count = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #if os(Linux)
+            if let allowed = affinityCount() { count = min(count, allowed) }
+            if let quota = cgroupQuotaCount() { count = min(count, quota) }
+        #endif
+        return max(1, count)
+    }
+
+    #if os(Linux)
+        /// The processors in this process's affinity mask (`Cpus_allowed` in `/proc/self/status`,
+        /// hexadecimal words separated by commas), or nil when it cannot be read.
+        static func affinityCount() -> Int? {
+            guard let status = readSmallFile("/proc/self/status") else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed:") {
+                return allowedCount(mask: String(line.dropFirst("Cpus_allowed:".count)))
+            }
+            return nil
+        }
+
+        /// The CPU quota of this process's cgroup in whole processors, or nil when there is none:
+        /// cgroup v2's `cpu.max`, else v1's `cpu.cfs_quota_us` and `cpu.cfs_period_us`.
+        static func cgroupQuotaCount() -> Int? {
+            let groups = readSmallFile("/proc/self/cgroup") ?? ""
+            // v2: the line "0::/path"; inside a container's cgroup namespace the path is "/".
+            for line in groups.split(separator: "\n") where line.hasPrefix("0::") {
+                let path = String(line.dropFirst(3))
+                for candidate in ["/sys/fs/cgroup" + (path == "/" ? "" : path), "/sys/fs/cgroup"] {
+                    if let text = readSmallFile(candidate + "/cpu.max") { return quotaCount(cpuMax: text) }
+                }
+            }
+            if let quota = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
+                let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+            {
+                return quotaCount(quota: quota, period: period)
+            }
+            return nil
+        }
+    #endif
+
+    /// The processors set in an affinity mask written as `Cpus_allowed` does ("3", "ff,ffffffff");
+    /// nil when none is set or it is not such a mask.
+    static func allowedCount(mask: String) -> Int? {
+        var count = 0
+        for character in mask.trimmingASCIIWhitespace() where character != "," {
+            guard let digit = character.hexDigitValue else { return nil }
+            count += digit.nonzeroBitCount
+        }
+        return count > 0 ? count : nil
+    }
+
+    /// Whole processors for a cgroup v2 `cpu.max` ("200000 100000" is 2, "150000 100000" rounds
+    /// up to 2); nil for "max" (no limit) or anything unreadable.
+    static func quotaCount(cpuMax: String) -> Int? {
+        let fields = cpuMax.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count >= 2 else { return nil }
+        return quotaCount(quota: String(fields[0]), period: String(fields[1]))
+    }
+
+    /// Whole processors for a quota and a period in microseconds (v1 writes -1 for no limit).
+    static func quotaCount(quota: String, period: String) -> Int? {
+        func number(_ text: String) -> Int? { Int(text.trimmingASCIIWhitespace()) }
+        guard let quota = number(quota), let period = number(period), quota > 0, period > 0 else { return nil }
+        return (quota + period - 1) / period
+    }
+
+    /// A small text file's contents (`/proc`, `/sys`), or nil when it cannot be read.
+    static func readSmallFile(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = fread(&buffer, 1, buffer.count, file)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// Throws ``ServerError/invalidConfiguration(_:)`` for the first value out of range.
@@ -105,5 +180,14 @@ public struct ServerConfiguration: Sendable {
         try require(maxBodySize >= 0, "maxBodySize must not be negative")
         try require((1024...(16 << 20)).contains(streamChunkSize), "streamChunkSize must be in 1 KiB...16 MiB, not \(streamChunkSize)")
         try require((1...65535).contains(listenBacklog), "listenBacklog must be in 1...65535, not \(listenBacklog)")
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    fileprivate func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -96,7 +96,7 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on, 0 for any free port (env PORT).", valueName: "port"))
     var port: Int = Environment.int("PORT") ?? 8080
 
-    @Option(help: ArgumentHelp("Worker threads (env CELLAR_THREADS; default: one per core).", valueName: "count"))
+    @Option(help: ArgumentHelp("Worker threads (env CELLAR_THREADS; default: one per core the process may use).", valueName: "count"))
     var threads: Int = Environment.int("CELLAR_THREADS") ?? ServerConfiguration.activeProcessorCount
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (env CELLAR_LOG_LEVEL).", valueName: "level"))

@@ -289,6 +289,25 @@ t0=$(now)
 check "start-up line: msg=listening address=$base version=$version" \
     grep -qE "msg=listening .*address=$base( |$).*version=$version" "$artifacts/serve.out"
 
+# threads_follow_affinity: started on one core (taskset, as a container's --cpuset-cpus would
+# have it), the server runs one worker thread, not one per core of the machine.
+threads_follow_affinity() {
+    local taskset_bin port pid found=1
+    taskset_bin=$(command -v taskset) || { echo "    no taskset"; return 1; }
+    port=$(free_port)
+    (cd "$app" && exec env -i HOST=127.0.0.1 PORT="$port" "$taskset_bin" -c 0 ./cellar >"$work/affinity.out" 2>&1) &
+    pid=$!
+    for _ in $(seq 1 100); do
+        grep -q "msg=listening" "$work/affinity.out" 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -qE "msg=listening .*threads=1( |$)" "$work/affinity.out" && found=0
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    [ "$found" = 0 ] || { echo "    $(grep -m1 'msg=listening' "$work/affinity.out" || echo 'no start-up line')"; return 1; }
+}
+check "worker threads follow the CPU affinity: one under taskset -c 0" threads_follow_affinity
+
 http_check() { # http_check PATH STATUS CONTENT_TYPE_PREFIX [TEXT]
     local path=$1 status=$2 type=$3 text=${4:-} got
     got=$(curl -sS -o "$work/body" -w '%{http_code} %{content_type}' "$base$path") || return 1

@@ -30,14 +30,8 @@ struct PageLinks: Sendable {
     /// The most bytes a `Link` header adds around each URL: `, <`, `>; rel="first"`.
     private static let linkCapacity = 3 + 14
 
-    /// A page's URL: `path?…&offset=20&limit=10`, with `&fragment=rows` for the rows fragment.
-    func url(offset: Int, fragment: Bool = false) -> String {
-        String(unsafeUninitializedCapacity: prefix.count + Self.suffixCapacity) { out in
-            writeURL(offset: offset, fragment: fragment, into: out.baseAddress!)
-        }
-    }
-
-    /// Lends a page's URL as UTF-8 bytes written into scratch memory (on the stack unless the
+    /// Lends a page's URL, `path?…&offset=20&limit=10` (with `&fragment=rows` for the rows
+    /// fragment), as UTF-8 bytes written into scratch memory (on the stack unless the
     /// prefix is long): the links of a page are written for every request, and each `String`
     /// was an allocation.
     func withURL<Result>(offset: Int, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

@@ -114,10 +114,10 @@ public struct ServerConfiguration: Sendable {
             let groups = readSmallFile("/proc/self/cgroup") ?? ""
             // v2: the line "0::/path"; inside a container's cgroup namespace the path is "/".
             for line in groups.split(separator: "\n") where line.hasPrefix("0::") {
-                let path = String(line.dropFirst(3))
-                for candidate in ["/sys/fs/cgroup" + (path == "/" ? "" : path), "/sys/fs/cgroup"] {
-                    if let text = readSmallFile(candidate + "/cpu.max") { return quotaCount(cpuMax: text) }
-                }
+                // The group's own file, else the root's (a container may not see its path).
+                let path = line.dropFirst(3)
+                let own = "/sys/fs/cgroup" + (path == "/" ? "" : path) + "/cpu.max"
+                if let text = readSmallFile(own) ?? readSmallFile("/sys/fs/cgroup/cpu.max") { return quotaCount(cpuMax: text) }
             }
             if let quota = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
                 let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
@@ -131,8 +131,10 @@ public struct ServerConfiguration: Sendable {
     /// The processors set in an affinity mask written as `Cpus_allowed` does ("3", "ff,ffffffff");
     /// nil when none is set or it is not such a mask.
     static func allowedCount(mask: String) -> Int? {
+        let words = fields(mask)
+        guard words.count == 1 else { return nil }
         var count = 0
-        for character in mask.trimmingASCIIWhitespace() where character != "," {
+        for character in words[0] where character != "," {
             guard let digit = character.hexDigitValue else { return nil }
             count += digit.nonzeroBitCount
         }
@@ -142,16 +144,24 @@ public struct ServerConfiguration: Sendable {
     /// Whole processors for a cgroup v2 `cpu.max` ("200000 100000" is 2, "150000 100000" rounds
     /// up to 2); nil for "max" (no limit) or anything unreadable.
     static func quotaCount(cpuMax: String) -> Int? {
-        let fields = cpuMax.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count >= 2 else { return nil }
-        return quotaCount(quota: String(fields[0]), period: String(fields[1]))
+        let words = fields(cpuMax)
+        guard words.count == 2 else { return nil }
+        return quotaCount(quota: String(words[0]), period: String(words[1]))
     }
 
     /// Whole processors for a quota and a period in microseconds (v1 writes -1 for no limit).
     static func quotaCount(quota: String, period: String) -> Int? {
-        func number(_ text: String) -> Int? { Int(text.trimmingASCIIWhitespace()) }
+        func number(_ text: String) -> Int? {
+            let words = fields(text)
+            return words.count == 1 ? Int(words[0]) : nil
+        }
         guard let quota = number(quota), let period = number(period), quota > 0, period > 0 else { return nil }
         return (quota + period - 1) / period
+    }
+
+    /// The words of a `/proc` or `/sys` file's text, split at spaces, tabs and line breaks.
+    private static func fields(_ text: String) -> [Substring] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
     }
 
     /// A small text file's contents (`/proc`, `/sys`), or nil when it cannot be read.
@@ -180,14 +190,5 @@ public struct ServerConfiguration: Sendable {
         try require(maxBodySize >= 0, "maxBodySize must not be negative")
         try require((1024...(16 << 20)).contains(streamChunkSize), "streamChunkSize must be in 1 KiB...16 MiB, not \(streamChunkSize)")
         try require((1...65535).contains(listenBacklog), "listenBacklog must be in 1...65535, not \(listenBacklog)")
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces, tabs and line breaks.
-    fileprivate func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -13,6 +13,12 @@
 /// A bad path never gets a 5xx nor a byte from outside the root: ``resolve(_:)`` refuses it
 /// before the file system is touched, and the resolved file must still be inside the root once
 /// symbolic links are followed (`realpath`). Directories are not listed (404).
+///
+/// Files up to ``inMemoryLimit`` are kept in memory once read, up to `memoryLimit` bytes in all,
+/// and served from there without touching the disk. After `revalidationInterval` a file's entry is
+/// checked again with one `stat` of its path: a file that was edited, replaced, removed or turned
+/// into a link is read again through the checks above (or gets 404), so an edit shows within that
+/// interval.
 public struct StaticFiles: Sendable {
     /// `Cache-Control` used unless another is given.
     public static let defaultCacheControl = "public, max-age=3600"
@@ -25,12 +31,26 @@ public struct StaticFiles: Sendable {
     public let root: String
     /// The `Cache-Control` value sent with every file.
     public let cacheControl: String
+    /// How long a file kept in memory is served before its path is checked on disk again.
+    public let revalidationInterval: Duration
+    /// `memoryLimit` unless another is given: the showcase's `Public/` is about 50 KB.
+    public static let defaultMemoryLimit = 8 << 20
+    private let memory: FileMemory
 
-    /// Creates a file server for `root` (relative paths are relative to the working directory).
-    public init(root: String, cacheControl: String = StaticFiles.defaultCacheControl) {
+    /// Creates a file server for `root` (relative paths are relative to the working directory),
+    /// keeping up to `memoryLimit` bytes of files in memory (0: none, every request reads the disk).
+    public init(
+        root: String, cacheControl: String = StaticFiles.defaultCacheControl, revalidationInterval: Duration = .seconds(1),
+        memoryLimit: Int = StaticFiles.defaultMemoryLimit
+    ) {
         self.root = root
         self.cacheControl = cacheControl
+        self.revalidationInterval = revalidationInterval
+        memory = FileMemory(limit: max(memoryLimit, 0))
     }
+
+    /// Bytes of files held in memory now.
+    public var bytesInMemory: Int { memory.bytes }
 
     /// Checks a path relative to the root (what follows `/static/`) and returns its segments.
     ///
@@ -60,6 +80,10 @@ public struct StaticFiles: Sendable {
     /// The response for `relativePath` (as matched after the prefix), honouring the conditional headers of `request`.
     public func response(for relativePath: String, request: Request) throws(HTTPError) -> Response {
         let segments = try Self.resolve(relativePath)
+        let key = segments.joined(separator: "/")
+        if let file = memory.file(key, checkedSince: ContinuousClock.now - revalidationInterval, identity: { identity(of: key) }) {
+            return response(for: file, request: request)
+        }
         guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
         guard let file = Self.realPath(base + "/" + segments.joined(separator: "/")), file.hasPrefix(base == "/" ? "/" : base + "/")
         else { throw HTTPError.notFound() }
@@ -81,13 +105,40 @@ public struct StaticFiles: Sendable {
             close(descriptor)
             return Response(status: .notModified, headers: headers)
         }
-        headers.add(name: "Content-Type", value: MIMEType.forPath(file))
+        let contentType = MIMEType.forPath(file)
+        headers.add(name: "Content-Type", value: contentType)
         if size > Self.inMemoryLimit {
             return Response(status: .ok, headers: headers, body: .stream(FileProducer(descriptor: descriptor)))
         }
         defer { close(descriptor) }
         guard let bytes = Self.readAll(descriptor, size: size) else { throw HTTPError.notFound() }
+        memory.keep(
+            MemoryFile(
+                bytes: bytes, identity: FileIdentity(status), etag: etag, lastModified: headers["Last-Modified"] ?? "", modified: modified,
+                contentType: contentType, checked: ContinuousClock.now),
+            for: key)
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    /// The answer from a file kept in memory: the same headers and conditional handling as from disk.
+    private func response(for file: MemoryFile, request: Request) -> Response {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(4)
+        headers.add(name: "ETag", value: file.etag)
+        headers.add(name: "Last-Modified", value: file.lastModified)
+        headers.add(name: "Cache-Control", value: cacheControl)
+        if Self.isNotModified(request: request, etag: file.etag, modified: file.modified) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: file.contentType)
+        return Response(status: .ok, headers: headers, body: .bytes(file.bytes))
+    }
+
+    /// What the path under the root names now (links followed), or nil when it names nothing.
+    private func identity(of key: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(root + "/" + key, &status) == 0 else { return nil }
+        return FileIdentity(status)
     }
 
     private static func isNotModified(request: Request, etag: String, modified: Int) -> Bool {
@@ -126,6 +177,85 @@ public struct StaticFiles: Sendable {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
         default: false
+        }
+    }
+}
+
+/// Which file a path named when it was read: device, inode, size and modification time. Any
+/// edit, replacement, removal or new link at the path changes it.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let seconds: Int
+    let nanoseconds: Int
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        seconds = Int(status.st_mtim.tv_sec)
+        nanoseconds = Int(status.st_mtim.tv_nsec)
+    }
+}
+
+/// A file read into memory, with what its responses need.
+struct MemoryFile {
+    let bytes: [UInt8]
+    let identity: FileIdentity
+    let etag: String
+    let lastModified: String
+    let modified: Int
+    let contentType: String
+    /// When its identity on disk was last found unchanged.
+    var checked: ContinuousClock.Instant
+}
+
+/// The files a ``StaticFiles`` keeps in memory, by relative path, within a byte limit; shared by
+/// every worker thread.
+final class FileMemory: Sendable {
+    private struct State {
+        var files: [String: MemoryFile] = [:]
+        var bytes = 0
+    }
+
+    private let limit: Int
+    private let state = Locked(State())
+
+    init(limit: Int) { self.limit = limit }
+
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    /// The file kept for `key` if it was checked after `since`, or if `identity()` (called
+    /// without the lock held) still names the same file; nil otherwise, and a file that changed
+    /// is forgotten.
+    func file(_ key: String, checkedSince since: ContinuousClock.Instant, identity: () -> FileIdentity?) -> MemoryFile? {
+        guard limit > 0 else { return nil }
+        guard let kept = state.withLock({ $0.files[key] }) else { return nil }
+        if kept.checked > since { return kept }
+        let now = ContinuousClock.now
+        let current = identity()
+        return state.withLock { state in
+            guard var file = state.files[key], file.identity == kept.identity else { return nil }
+            guard current == file.identity else {
+                state.files[key] = nil
+                state.bytes -= file.bytes.count
+                return nil
+            }
+            file.checked = now
+            state.files[key] = file
+            return file
+        }
+    }
+
+    /// Keeps `file` for `key` if it fits within the limit with the others.
+    func keep(_ file: MemoryFile, for key: String) {
+        guard limit > 0 else { return }
+        state.withLock { state in
+            let replaced = state.files[key]?.bytes.count ?? 0
+            guard state.bytes - replaced + file.bytes.count <= limit else { return }
+            state.files[key] = file
+            state.bytes += file.bytes.count - replaced
         }
     }
 }

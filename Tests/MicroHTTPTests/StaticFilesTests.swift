@@ -191,3 +191,116 @@ final class TemporaryRoot {
         #expect(HTTPDate.parse("garbage") == nil)
     }
 }
+
+/// Files kept in memory: served without the disk until they are checked again, and never
+/// staler than that check, nor from outside the root.
+@Suite struct StaticFilesInMemoryTests {
+    static func get(_ files: StaticFiles, _ path: String, headers: HTTPHeaders = HTTPHeaders()) throws -> Response {
+        try files.response(for: path, request: try Request(target: "/static/" + path, headers: headers))
+    }
+
+    static func text(_ response: Response) -> String? {
+        guard case .bytes(let bytes) = response.body else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func aFileReadOnceIsServedFromMemoryWithTheSameHeaders() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, revalidationInterval: .seconds(3600))
+        let first = try Self.get(files, "app.css")
+        #expect(files.bytesInMemory == 21)
+        // Gone from the disk: only memory can answer now, and does, with the same answer.
+        try FileManager.default.removeItem(atPath: root.root + "/app.css")
+        let second = try Self.get(files, "app.css")
+        #expect(Self.text(second) == "body { color: #333 }\n")
+        #expect(second.status == .ok)
+        for name in ["ETag", "Last-Modified", "Cache-Control", "Content-Type"] {
+            #expect(second.headers[name] == first.headers[name], "\(name)")
+        }
+        let etag = try #require(first.headers["ETag"])
+        #expect(try Self.get(files, "app.css", headers: ["If-None-Match": etag]).status == .notModified)
+        #expect(try Self.get(files, "app.css", headers: ["If-None-Match": "\"other\""]).status == .ok)
+        let lastModified = try #require(first.headers["Last-Modified"])
+        #expect(try Self.get(files, "app.css", headers: ["If-Modified-Since": lastModified]).status == .notModified)
+    }
+
+    @Test func anEditedFileIsReadAgainOnceChecked() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, revalidationInterval: .zero)
+        let first = try Self.get(files, "app.css")
+        #expect(Self.text(try Self.get(files, "app.css")) == "body { color: #333 }\n")
+        // A new size; then the same size with a later time: both are noticed.
+        try Self.write("body { color: red }\n", to: root.root + "/app.css")
+        let edited = try Self.get(files, "app.css")
+        #expect(Self.text(edited) == "body { color: red }\n")
+        #expect(edited.headers["ETag"] != first.headers["ETag"])
+        var later = timespec(tv_sec: Int(Date().timeIntervalSince1970) + 60, tv_nsec: 0)
+        try Self.write("body { color: RED }\n", to: root.root + "/app.css")
+        withUnsafePointer(to: &later) { time in
+            var times = [time.pointee, time.pointee]
+            _ = utimensat(AT_FDCWD, root.root + "/app.css", &times, 0)
+        }
+        #expect(Self.text(try Self.get(files, "app.css")) == "body { color: RED }\n")
+        #expect(files.bytesInMemory == 20)
+    }
+
+    @Test func aRemovedFileOrOneTurnedIntoALinkOutsideGets404() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, revalidationInterval: .zero)
+        #expect(Self.text(try Self.get(files, "app.js")) == "console.log('hi')\n")
+        #expect(Self.text(try Self.get(files, "css/sub/deep.css")) == "p {}\n")
+        try FileManager.default.removeItem(atPath: root.root + "/app.js")
+        #expect(throws: HTTPError.self) { try Self.get(files, "app.js") }
+        // The same name, now a link to the secret outside the root.
+        try FileManager.default.createSymbolicLink(atPath: root.root + "/app.js", withDestinationPath: root.base.path + "/outside/secret.txt")
+        #expect(throws: HTTPError.self) { try Self.get(files, "app.js") }
+        // A directory on the way replaced by a link outside.
+        try FileManager.default.removeItem(atPath: root.root + "/css/sub")
+        try FileManager.default.createSymbolicLink(atPath: root.root + "/css/sub", withDestinationPath: root.base.path + "/outside")
+        try Self.write("p {}\n", to: root.base.path + "/outside/deep.css")
+        #expect(throws: HTTPError.self) { try Self.get(files, "css/sub/deep.css") }
+        #expect(files.bytesInMemory == 0)
+    }
+
+    @Test func memoryHoldsNoMoreThanItsLimitAndLargeFilesStream() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, memoryLimit: 30)
+        _ = try Self.get(files, "app.css")  // 21 bytes
+        _ = try Self.get(files, "app.js")  // 18 more would pass the limit: read from disk each time
+        #expect(files.bytesInMemory == 21)
+        try FileManager.default.removeItem(atPath: root.root + "/app.js")
+        #expect(throws: HTTPError.self) { try Self.get(files, "app.js") }
+
+        let none = StaticFiles(root: root.root, memoryLimit: 0)
+        _ = try Self.get(none, "app.css")
+        #expect(none.bytesInMemory == 0)
+
+        let big = String(repeating: "x", count: StaticFiles.inMemoryLimit + 1)
+        try Self.write(big, to: root.root + "/big.txt")
+        let unlimited = StaticFiles(root: root.root, memoryLimit: .max)
+        let response = try Self.get(unlimited, "big.txt")
+        guard case .stream = response.body else {
+            Issue.record("a file over inMemoryLimit streams")
+            return
+        }
+        #expect(unlimited.bytesInMemory == 0)
+    }
+
+    @Test func threadsSharingTheFilesAgree() async throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, revalidationInterval: .zero)
+        let texts = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<64 {
+                group.addTask { try? Self.text(Self.get(files, index % 2 == 0 ? "app.css" : "css/sub/deep.css")) }
+            }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(texts.count == 64)
+        #expect(texts.allSatisfy { $0 == "body { color: #333 }\n" || $0 == "p {}\n" })
+        #expect(files.bytesInMemory == 26)
+    }
+}

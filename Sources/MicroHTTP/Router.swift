@@ -34,6 +34,12 @@ public struct Router: HTTPResponder {
     }
 
     private var table: [Route] = []
+    // The routes a path can match, found by its first segment: the indices (in `table` order) of
+    // the routes whose pattern starts with that literal, and of those that start with a parameter
+    // or `*` (or have no segment), which any path may match. A request for `/static/app.css` or
+    // `/people/42` then tries a few patterns, not every one.
+    private var byFirstLiteral: [String: [Int]] = [:]
+    private var openFirst: [Int] = []
     /// Routes whose every segment is literal, by method and path: most requests are found with
     /// one hash lookup instead of a match against every pattern. (An exact literal match is the
     /// most specific match there can be, so the answer is the same.)
@@ -66,9 +72,42 @@ public struct Router: HTTPResponder {
             }, handler: handler)
         table.removeAll { $0.method == method && $0.pattern == pattern }
         table.append(route)
+        indexFirstSegments()
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             literals[LiteralKey(method: method, path: Self.literalPath(segments))] = route
         }
+    }
+
+    /// Rebuilds `byFirstLiteral` and `openFirst` from `table` (at registration, not per request).
+    private mutating func indexFirstSegments() {
+        byFirstLiteral = [:]
+        openFirst = []
+        for (index, route) in table.enumerated() {
+            if case .literal(let first) = route.segments.first {
+                byFirstLiteral[first, default: []].append(index)
+            } else {
+                openFirst.append(index)
+            }
+        }
+    }
+
+    /// The indices of the routes `segments` may match, in `table` order (which breaks ties).
+    private func candidates(for segments: [Substring]) -> [Int] {
+        guard let first = segments.first, let literal = byFirstLiteral[String(first)] else { return openFirst }
+        guard !openFirst.isEmpty else { return literal }
+        var merged: [Int] = []
+        merged.reserveCapacity(literal.count + openFirst.count)
+        var (left, right) = (0, 0)
+        while left < literal.count || right < openFirst.count {
+            if right == openFirst.count || (left < literal.count && literal[left] < openFirst[right]) {
+                merged.append(literal[left])
+                left += 1
+            } else {
+                merged.append(openFirst[right])
+                right += 1
+            }
+        }
+        return merged
     }
 
     private static func literalPath(_ segments: [Segment]) -> String {
@@ -121,8 +160,8 @@ public struct Router: HTTPResponder {
         }
         let segments = rawSegments ?? Self.split(path: request.path)
         var matches: [(route: Route, parameters: [String: String])] = []
-        for route in table {
-            if let parameters = Self.match(route.segments, segments) { matches.append((route, parameters)) }
+        for index in candidates(for: segments) {
+            if let parameters = Self.match(table[index].segments, segments) { matches.append((table[index], parameters)) }
         }
         var best = Self.mostSpecific(matches, for: request.method)
         if best == nil && request.method == .head { best = Self.mostSpecific(matches, for: .get) }

@@ -78,6 +78,42 @@ import Testing
         #expect(options.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
     }
 
+    /// Patterns that start with a parameter or `*` compete with those that start with the path's
+    /// first segment, whatever the order they were registered in: the most specific wins, the
+    /// first registered breaks a tie, and `Allow` lists the methods of both kinds.
+    @Test(arguments: [false, true])
+    func patternsStartingWithAParameterCompeteWithLiterals(reversed: Bool) throws {
+        var routes: [(HTTPMethod, String, String)] = [
+            (.get, "/:kind/x", "kind"), (.get, "/b/:name", "name"), (.post, "/:kind/y", "post"), (.get, "/b/*", "rest"),
+            (.get, "/*", "anything"), (.delete, "/c/:id", "delete c"),
+        ]
+        if reversed { routes.reverse() }
+        var router = Router()
+        for (method, pattern, answer) in routes { router.on(method, pattern) { _ in .text(answer) } }
+        func answer(_ method: HTTPMethod, _ path: String) throws -> String {
+            text(try router.respond(to: Request(method: method, path: path)))
+        }
+        #expect(try answer(.get, "/b/x") == "name")  // literal first: [2, 1] beats [1, 2]
+        #expect(try answer(.get, "/a/x") == "kind")
+        #expect(try answer(.get, "/b/x/z") == "rest")
+        #expect(try answer(.get, "/zzz/q") == "anything")
+        #expect(try answer(.get, "/") == "anything")
+        #expect(try answer(.post, "/c/y") == "post")
+        #expect(try answer(.delete, "/c/9") == "delete c")
+        do {
+            _ = try router.respond(to: Request(method: .put, path: "/c/y"))
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            let allowed = Set((error.headers["Allow"] ?? "").split(separator: ", ").map(String.init))
+            #expect(allowed == ["GET", "HEAD", "POST", "DELETE", "OPTIONS"])
+        }
+        // Registering a pattern again replaces it, and the index follows.
+        router.get("/b/:name") { _ in .text("name again") }
+        #expect(try answer(.get, "/b/x") == "name again")
+        #expect(try answer(.get, "/a/x") == "kind")
+    }
+
     @Test func routesAreListed() {
         let routes = Self.router().routes
         #expect(routes.count == 7)

@@ -40,6 +40,32 @@ nonisolated(unsafe) let benchmarks = {
         }
     }
 
+    // The floor under the cells: the same bytes as the mixed-cells page of 100 rows, written
+    // straight from the people with the same HTMLWriter, no cells, providers or pool. The gap
+    // between the two is what the cell machinery costs per row.
+    let hundred = Array(people.prefix(100))
+    do {
+        var cells = HTMLWriter()
+        var renderer = TableRenderer(
+            controller: PeopleController(title: "Listbench", people: hundred), tableView: TableView(registry: registry, selectionBase: "/listbench"))
+        _ = try renderer.render(into: &cells)
+        var direct = HTMLWriter()
+        writeRowsDirectly(hundred, into: &direct)
+        guard cells.takeBytes() == direct.takeBytes() else {
+            fatalError("The rows written directly differ from the cells' rows: update writeRowsDirectly to the cells' markup.")
+        }
+    } catch {
+        fatalError("The cells could not render: \(error)")
+    }
+    Benchmark("HTML rows: written directly (no cells), 100 rows") { benchmark in
+        var html = HTMLWriter(capacity: 100 * 300)
+        for _ in benchmark.scaledIterations {
+            html.removeAll()
+            writeRowsDirectly(hundred, into: &html)
+            blackHole(html.count)
+        }
+    }
+
     let engineers = PeopleController(title: "Engineers", people: people.filter { $0.role == .engineer }.prefix(1_000).map { $0 })
     Benchmark("HTML rows: class cell only, 1000 rows") { benchmark in
         var html = HTMLWriter(capacity: 400_000)
@@ -82,6 +108,35 @@ nonisolated(unsafe) let benchmarks = {
             }
         }
     }
+}
+
+/// The section and rows `TableRenderer` writes for `people` with `EngineerCell` and the
+/// `SubtitleCell` prototype, written by hand: the benchmark checks that the bytes are the same.
+func writeRowsDirectly(_ people: [Person], into html: inout HTMLWriter) {
+    html.raw("<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" data-section=\"0\">\n")
+    for person in people {
+        let engineer = person.role == .engineer
+        html.raw(engineer ? "<li class=\"cell engineer\" id=\"row-" : "<li class=\"cell subtitle\" id=\"row-")
+        html.pathSegment(person.identifier)
+        html.raw("\"><a class=\"cell-link\" href=\"/listbench/")
+        html.pathSegment(person.identifier)
+        html.raw("\"><span class=\"cell-title\">")
+        html.text(person.name)
+        html.raw(engineer ? "</span> <span class=\"badge\">" : "</span> <span class=\"cell-subtitle\">")
+        html.text(person.role.rawValue)
+        if engineer {
+            html.raw("</span></a> <a class=\"cell-email\" href=\"mailto:")
+            html.text(person.email)
+            html.raw("\">")
+            html.text(person.email)
+            html.raw("</a> <p class=\"cell-bio\">")
+            html.text(person.bio)
+            html.raw("</p></li>\n")
+        } else {
+            html.raw("</span></a></li>\n")
+        }
+    }
+    html.raw("</ul>\n</section>\n")
 }
 
 /// The body's size, pulling a stream to its end like the server would.

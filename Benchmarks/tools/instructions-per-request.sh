@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Instructions a server binary spends per request, under callgrind (repeatable on a noisy machine):
+#   Benchmarks/tools/instructions-per-request.sh BINARY PATH [REQUESTS]
+# Runs the server twice under valgrind, answering REQUESTS (default 1000) and then twice as many
+# keep-alive requests for PATH from one client, and prints the difference per request, counted
+# in the worker threads only (`start_thread`, inclusive). The program's total would also count
+# start-up and the shutdown's freeing of the data sets, which differ from run to run.
+# Run it from the project root (the server reads Public/ from there). PORT defaults to 8093;
+# READY is the path polled until the server answers (default /healthz; /hello for c-mhd).
+set -euo pipefail
+if [ $# -lt 2 ]; then sed -n '2,9p' "$0" >&2; exit 2; fi
+binary=$1 path=$2 requests=${3:-1000}
+port=${PORT:-8093}
+ready=${READY:-/healthz}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# valgrind cannot read Swift 6.3's DWARF: a copy without debug information.
+strip --strip-debug "$binary" -o "$work/server"
+client() {
+    python3 - "$port" "$1" "$path" <<'PY'
+import re, socket, sys
+port, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+connection = socket.create_connection(("127.0.0.1", port))
+request = f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
+for _ in range(count):
+    connection.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = re.search(rb"(?i)content-length: (\d+)", head)
+    if not length:
+        sys.exit(f"no Content-Length in the answer to {path} (a streamed page?)")
+    while len(body) < int(length.group(1)):
+        body += connection.recv(65536)
+PY
+}
+run() {
+    HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind --callgrind-out-file="$work/$1.out" "$work/server" serve >"$work/$1.log" 2>&1 &
+    local server=$!
+    for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
+    client "$1"
+    kill -INT "$server"
+    wait "$server" || true
+    callgrind_annotate --inclusive=yes --threshold=100 "$work/$1.out" | awk '/start_thread/ && !found { gsub(",", "", $1); print $1; found = 1 }'
+}
+first=$(run "$requests")
+second=$(run $((requests * 2)))
+echo "$path: $(( (second - first) / requests )) instructions a request (worker threads; $requests and $((requests * 2)) requests)"

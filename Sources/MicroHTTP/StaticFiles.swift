@@ -79,11 +79,16 @@ public struct StaticFiles: Sendable {
 
     /// The response for `relativePath` (as matched after the prefix), honouring the conditional headers of `request`.
     public func response(for relativePath: String, request: Request) throws(HTTPError) -> Response {
-        let segments = try Self.resolve(relativePath)
-        let key = segments.joined(separator: "/")
-        if let file = memory.file(key, checkedSince: ContinuousClock.now - revalidationInterval, identity: { identity(of: key) }) {
+        // Only paths that passed `resolve` are kept, under exactly their text (it refuses empty
+        // segments, so its segments joined again are the path): a path found needs no new check.
+        if let file = memory.file(
+            relativePath, checkedSince: ContinuousClock.now - revalidationInterval, identity: { identity(of: relativePath) })
+        {
             return response(for: file, request: request)
         }
+        let segments = try Self.resolve(relativePath)
+        let key = segments.joined(separator: "/")
+        assert(key == relativePath, "a resolved path is its segments joined")
         guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
         guard let file = Self.realPath(base + "/" + segments.joined(separator: "/")), file.hasPrefix(base == "/" ? "/" : base + "/")
         else { throw HTTPError.notFound() }

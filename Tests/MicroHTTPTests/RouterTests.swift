@@ -31,6 +31,15 @@ import Testing
         #expect(text(try respond(.get, "/people/new")) == "new form")
     }
 
+    /// A path splits at every "/" byte, also one that a combining mark follows (one Character
+    /// with it, which a split by Characters would have kept inside its segment).
+    @Test func segmentsSplitAtEverySlashByte() throws {
+        #expect(text(try respond(.get, "/people/\u{301}")) == "person \u{301} via /people/:id")
+        #expect(text(try respond(.get, "/people/caf\u{E9}")) == "person caf\u{E9} via /people/:id")
+        #expect(text(try respond(.get, "/files/a/\u{301}b/\u{1F377}")) == "rest=a/\u{301}b/\u{1F377}")
+        #expect(throws: HTTPError.self) { try respond(.get, "/people\u{301}") }
+    }
+
     @Test func trailingSlashIsIgnored() throws {
         #expect(text(try respond(.get, "/people/")) == "list")
         #expect(text(try respond(.get, "/people/7/")) == "person 7 via /people/:id")

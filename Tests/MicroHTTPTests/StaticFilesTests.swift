@@ -229,7 +229,9 @@ final class TemporaryRoot {
         // Memory is looked up by the path as given: other spellings of a kept file are not in
         // it, and are still refused.
         _ = try Self.get(files, "css/sub/deep.css")
-        for hostile in ["app.css/", "/app.css", "./app.css", "css//sub/deep.css", "css/sub/../sub/deep.css", "css/sub/./deep.css", "css\\sub\\deep.css"] {
+        for hostile in [
+            "app.css/", "/app.css", "./app.css", "css//sub/deep.css", "css/sub/../sub/deep.css", "css/sub/./deep.css", "css\\sub\\deep.css",
+        ] {
             #expect(throws: HTTPError.self, "\(hostile)") { try Self.get(files, hostile) }
         }
     }

@@ -90,7 +90,7 @@ public struct StaticFiles: Sendable {
         let key = segments.joined(separator: "/")
         assert(key == relativePath, "a resolved path is its segments joined")
         guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
-        guard let file = Self.realPath(base + "/" + segments.joined(separator: "/")), file.hasPrefix(base == "/" ? "/" : base + "/")
+        guard let file = Self.realPath(base + "/" + key), file.hasPrefix(base == "/" ? "/" : base + "/")
         else { throw HTTPError.notFound() }
 
         let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -186,8 +186,8 @@ public struct StaticFiles: Sendable {
     }
 }
 
-/// Which file a path named when it was read: device, inode, size and modification time. Any
-/// edit, replacement, removal or new link at the path changes it.
+/// Which file a path named when it was read: device, inode, size and modification time. An
+/// edit, a replacement or a removal changes it, and so does a link at the path to another file.
 struct FileIdentity: Equatable {
     let device: UInt64
     let inode: UInt64

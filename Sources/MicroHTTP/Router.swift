@@ -35,9 +35,10 @@ public struct Router: HTTPResponder {
 
     private var table: [Route] = []
     // The routes a path can match, found by its first segment: the indices (in `table` order) of
-    // the routes whose pattern starts with that literal, and of those that start with a parameter
-    // or `*` (or have no segment), which any path may match. A request for `/static/app.css` or
-    // `/people/42` then tries a few patterns, not every one.
+    // the routes whose pattern starts with that literal (`/` itself under "", as it matches only a
+    // path with no segment or one empty one), and of those that start with a parameter or `*`,
+    // which any path may match. A request for `/static/app.css` or `/people/42` then tries a few
+    // patterns, not every one.
     private var byFirstLiteral: [String: [Int]] = [:]
     private var openFirst: [Int] = []
     /// Routes whose every segment is literal, by method and path: most requests are found with
@@ -83,17 +84,17 @@ public struct Router: HTTPResponder {
         byFirstLiteral = [:]
         openFirst = []
         for (index, route) in table.enumerated() {
-            if case .literal(let first) = route.segments.first {
-                byFirstLiteral[first, default: []].append(index)
-            } else {
-                openFirst.append(index)
+            switch route.segments.first {
+            case .literal(let first): byFirstLiteral[first, default: []].append(index)
+            case nil: byFirstLiteral["", default: []].append(index)
+            case .parameter, .rest: openFirst.append(index)
             }
         }
     }
 
     /// The indices of the routes `segments` may match, in `table` order (which breaks ties).
     private func candidates(for segments: [Substring]) -> [Int] {
-        guard let first = segments.first, let literal = byFirstLiteral[String(first)] else { return openFirst }
+        guard let literal = byFirstLiteral[segments.first.map(String.init) ?? ""] else { return openFirst }
         guard !openFirst.isEmpty else { return literal }
         var merged: [Int] = []
         merged.reserveCapacity(literal.count + openFirst.count)

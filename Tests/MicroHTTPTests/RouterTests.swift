@@ -78,6 +78,14 @@ import Testing
             #expect(error.status == .methodNotAllowed)
             #expect(error.headers["Allow"] == "GET, HEAD, POST, OPTIONS")
         } catch { Issue.record("unexpected \(error)") }
+        // `/` has no segment: found for the empty path (and its 405), nowhere else.
+        do {
+            _ = try respond(.delete, "/")
+            Issue.record("expected 405")
+        } catch let error as HTTPError {
+            #expect(error.status == .methodNotAllowed)
+            #expect(error.headers["Allow"] == "GET, HEAD, OPTIONS")
+        } catch { Issue.record("unexpected \(error)") }
     }
 
     @Test func headUsesGetAndOptionsListsMethods() throws {

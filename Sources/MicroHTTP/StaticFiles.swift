@@ -87,10 +87,9 @@ public struct StaticFiles: Sendable {
             return response(for: file, request: request)
         }
         let segments = try Self.resolve(relativePath)
-        let key = segments.joined(separator: "/")
-        assert(key == relativePath, "a resolved path is its segments joined")
+        assert(segments.joined(separator: "/") == relativePath, "a resolved path is its segments joined")
         guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
-        guard let file = Self.realPath(base + "/" + key), file.hasPrefix(base == "/" ? "/" : base + "/")
+        guard let file = Self.realPath(base + "/" + relativePath), file.hasPrefix(base == "/" ? "/" : base + "/")
         else { throw HTTPError.notFound() }
 
         let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -103,15 +102,13 @@ public struct StaticFiles: Sendable {
         let size = Int(status.st_size)
         let modified = Int(status.st_mtim.tv_sec)
         let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\(String(status.st_mtim.tv_nsec, radix: 16))\""
-        var headers: HTTPHeaders = [
-            "ETag": etag, "Last-Modified": HTTPDate.format(secondsSince1970: modified), "Cache-Control": cacheControl,
-        ]
+        let lastModified = HTTPDate.format(secondsSince1970: modified)
         if Self.isNotModified(request: request, etag: etag, modified: modified) {
             close(descriptor)
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers(etag: etag, lastModified: lastModified))
         }
         let contentType = MIMEType.forPath(file)
-        headers.add(name: "Content-Type", value: contentType)
+        let headers = headers(etag: etag, lastModified: lastModified, contentType: contentType)
         if size > Self.inMemoryLimit {
             return Response(status: .ok, headers: headers, body: .stream(FileProducer(descriptor: descriptor)))
         }
@@ -119,24 +116,31 @@ public struct StaticFiles: Sendable {
         guard let bytes = Self.readAll(descriptor, size: size) else { throw HTTPError.notFound() }
         memory.keep(
             MemoryFile(
-                bytes: bytes, identity: FileIdentity(status), etag: etag, lastModified: headers["Last-Modified"] ?? "", modified: modified,
+                bytes: bytes, identity: FileIdentity(status), etag: etag, lastModified: lastModified, modified: modified,
                 contentType: contentType, checked: ContinuousClock.now),
-            for: key)
+            for: relativePath)
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
     }
 
     /// The answer from a file kept in memory: the same headers and conditional handling as from disk.
     private func response(for file: MemoryFile, request: Request) -> Response {
+        if Self.isNotModified(request: request, etag: file.etag, modified: file.modified) {
+            return Response(status: .notModified, headers: headers(etag: file.etag, lastModified: file.lastModified))
+        }
+        return Response(
+            status: .ok, headers: headers(etag: file.etag, lastModified: file.lastModified, contentType: file.contentType),
+            body: .bytes(file.bytes))
+    }
+
+    /// A file's validators and `Cache-Control` (all a 304 carries), then its `Content-Type`.
+    private func headers(etag: String, lastModified: String, contentType: String? = nil) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(4)
-        headers.add(name: "ETag", value: file.etag)
-        headers.add(name: "Last-Modified", value: file.lastModified)
+        headers.add(name: "ETag", value: etag)
+        headers.add(name: "Last-Modified", value: lastModified)
         headers.add(name: "Cache-Control", value: cacheControl)
-        if Self.isNotModified(request: request, etag: file.etag, modified: file.modified) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers.add(name: "Content-Type", value: file.contentType)
-        return Response(status: .ok, headers: headers, body: .bytes(file.bytes))
+        if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        return headers
     }
 
     /// What the path under the root names now (links followed), or nil when it names nothing.

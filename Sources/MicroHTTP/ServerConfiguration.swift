@@ -116,8 +116,9 @@ public struct ServerConfiguration: Sendable {
             for line in groups.split(separator: "\n") where line.hasPrefix("0::") {
                 // The group's own file, else the root's (a container may not see its path).
                 let path = line.dropFirst(3)
-                let own = "/sys/fs/cgroup" + (path == "/" ? "" : path) + "/cpu.max"
-                if let text = readSmallFile(own) ?? readSmallFile("/sys/fs/cgroup/cpu.max") { return quotaCount(cpuMax: text) }
+                let root = "/sys/fs/cgroup/cpu.max"
+                let text = path == "/" ? readSmallFile(root) : readSmallFile("/sys/fs/cgroup" + path + "/cpu.max") ?? readSmallFile(root)
+                if let text { return quotaCount(cpuMax: text) }
             }
             if let quota = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
                 let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")

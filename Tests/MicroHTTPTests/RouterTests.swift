@@ -70,21 +70,18 @@ import Testing
         #expect(throws: HTTPError.self) { try respond(.get, "//people") }
     }
 
-    @Test func otherMethodIs405WithAllow() {
-        do {
-            _ = try respond(.put, "/people")
-            Issue.record("expected 405")
-        } catch let error as HTTPError {
-            #expect(error.status == .methodNotAllowed)
-            #expect(error.headers["Allow"] == "GET, HEAD, POST, OPTIONS")
-        } catch { Issue.record("unexpected \(error)") }
+    @Test(arguments: [
+        (HTTPMethod.put, "/people", "GET, HEAD, POST, OPTIONS"),
         // `/` has no segment: found for the empty path (and its 405), nowhere else.
+        (HTTPMethod.delete, "/", "GET, HEAD, OPTIONS"),
+    ])
+    func otherMethodIs405WithAllow(method: HTTPMethod, path: String, allow: String) {
         do {
-            _ = try respond(.delete, "/")
+            _ = try respond(method, path)
             Issue.record("expected 405")
         } catch let error as HTTPError {
             #expect(error.status == .methodNotAllowed)
-            #expect(error.headers["Allow"] == "GET, HEAD, OPTIONS")
+            #expect(error.headers["Allow"] == allow)
         } catch { Issue.record("unexpected \(error)") }
     }
 

@@ -7,6 +7,8 @@
 # start-up and the shutdown's freeing of the data sets, which differ from run to run.
 # Run it from the project root (the server reads Public/ from there). PORT defaults to 8093;
 # READY is the path polled until the server answers (default /healthz; /hello for c-mhd).
+# KEEP=DIR keeps both callgrind outputs there, and prints the functions whose own instructions
+# grew the most per request (where the requests' instructions go).
 set -euo pipefail
 if [ $# -lt 2 ]; then sed -n '2,9p' "$0" >&2; exit 2; fi
 binary=$1 path=$2 requests=${3:-1000}
@@ -47,3 +49,22 @@ run() {
 first=$(run "$requests")
 second=$(run $((requests * 2)))
 echo "$path: $(( (second - first) / requests )) instructions a request (worker threads; $requests and $((requests * 2)) requests)"
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP"
+    cp "$work/$requests.out" "$work/$((requests * 2)).out" "$KEEP/"
+    python3 - "$KEEP/$requests.out" "$KEEP/$((requests * 2)).out" "$requests" <<'PY'
+import re, subprocess, sys
+def functions(path):
+    text = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", path], capture_output=True, text=True).stdout
+    costs = {}
+    for line in text.splitlines():
+        match = re.match(r"\s*([\d,]+) \([^)]*\)\s+(.*)", line)
+        if match and "PROGRAM TOTALS" not in match.group(2):
+            costs[match.group(2)] = costs.get(match.group(2), 0) + int(match.group(1).replace(",", ""))
+    return costs
+first, second, requests = functions(sys.argv[1]), functions(sys.argv[2]), int(sys.argv[3])
+growth = sorted(((second.get(name, 0) - first.get(name, 0)) / requests, name) for name in set(first) | set(second))
+for cost, name in reversed(growth[-40:]):
+    print(f"{cost:10.1f}  {name[:160]}")
+PY
+fi

@@ -42,10 +42,10 @@ public struct JSONWriter: ~Copyable, Sendable {
         bytes = []
     }
 
-    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
-    @inlinable public mutating func raw(_ syntax: StaticString) {
+    @inlinable @inline(__always) public mutating func raw(_ syntax: StaticString) {
         append(UnsafeRawBufferPointer(start: syntax.utf8Start, count: syntax.utf8CodeUnitCount))
     }
 
@@ -72,31 +72,9 @@ public struct JSONWriter: ~Copyable, Sendable {
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>, after syntax: StaticString) {
         let prefix = syntax.utf8CodeUnitCount
         buffer.write(reserving: prefix &+ source.count &* 6 &+ 18) { out in
-            JSONWriter.copySyntax(syntax.utf8Start, count: prefix, to: out)
+            // A member's syntax (`,"bio":`, 1 to 16 bytes) in overlapping moves, not a memcpy call.
+            ByteBuffer.copy(syntax.utf8Start, count: prefix, to: out)
             return prefix &+ JSONWriter.writeQuoted(source, into: out + prefix)
-        }
-    }
-
-    /// Copies a member's syntax (`,"bio":`, 1 to 16 bytes: its length is only known at run time
-    /// here) with two overlapping moves instead of a byte loop or a `memcpy` call. Not in
-    /// `ByteBuffer.copy`, which every literal append inlines: there the larger body cost the HTML
-    /// rows more than it saved (BENCHMARKS.md); `ByteScan.gather`/`scatter` cost 31 more a JSON row.
-    @inline(__always) private static func copySyntax(_ from: UnsafePointer<UInt8>, count: Int, to: UnsafeMutablePointer<UInt8>) {
-        let source = UnsafeRawPointer(from)
-        let target = UnsafeMutableRawPointer(to)
-        switch count {
-        case 8...16:
-            let first = source.loadUnaligned(as: UInt64.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            target.storeBytes(of: first, as: UInt64.self)
-            target.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
-        case 4..<8:
-            let first = source.loadUnaligned(as: UInt32.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-            target.storeBytes(of: first, as: UInt32.self)
-            target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
-        default:
-            ByteBuffer.copy(from, count: count, to: to)
         }
     }
 

@@ -118,18 +118,50 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         length &+= count
     }
 
-    /// Copies `count` bytes; markup literals are short, and for them a call to memcpy would cost
-    /// more than the copy.
+    /// Copies `count` bytes. Markup literals and row identifiers are short, and for them a call to
+    /// memcpy costs more than the copy: up to 64 bytes are moved as overlapping 8-byte words (for a
+    /// literal the count is a constant, and only its own case is compiled in).
     @inlinable @inline(__always) public static func copy(_ from: UnsafePointer<UInt8>, count: Int, to: UnsafeMutablePointer<UInt8>) {
         if count <= 16 {
             if count >= 8 {
                 ByteScan.store(ByteScan.load(from), at: to)
                 ByteScan.store(ByteScan.load(from + (count &- 8)), at: to + (count &- 8))
-            } else {
-                for index in 0..<count { to[index] = from[index] }
+            } else if count >= 4 {
+                let source = UnsafeRawPointer(from)
+                let target = UnsafeMutableRawPointer(to)
+                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self), toByteOffset: count &- 4, as: UInt32.self)
+            } else if count > 0 {
+                // 1, 2 or 3 bytes: the first, the middle and the last (some of them the same).
+                to[0] = from[0]
+                to[count &>> 1] = from[count &>> 1]
+                to[count &- 1] = from[count &- 1]
             }
+        } else if count <= 32 {
+            copyWords(from, to, 2)
+            copyWords(from + (count &- 16), to + (count &- 16), 2)
+        } else if count <= 64 {
+            copyWords(from, to, 4)
+            copyWords(from + (count &- 32), to + (count &- 32), 4)
         } else {
             UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: count)
+        }
+    }
+
+    /// Copies `words` 8-byte words, all loaded before any is stored (the ranges of the overlapping
+    /// halves in ``copy(_:count:to:)`` are copied from the source, not from each other).
+    @inlinable @inline(__always) static func copyWords(_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>, _ words: Int) {
+        if words == 2 {
+            let (a, b) = (ByteScan.load(from), ByteScan.load(from + 8))
+            ByteScan.store(a, at: to)
+            ByteScan.store(b, at: to + 8)
+        } else {
+            let (a, b, c, d) = (ByteScan.load(from), ByteScan.load(from + 8), ByteScan.load(from + 16), ByteScan.load(from + 24))
+            ByteScan.store(a, at: to)
+            ByteScan.store(b, at: to + 8)
+            ByteScan.store(c, at: to + 16)
+            ByteScan.store(d, at: to + 24)
         }
     }
 

@@ -46,13 +46,13 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
     public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
 
-    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
     @inlinable mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     // MARK: Markup (trusted)
 
     /// Appends markup written in the source code. A `StaticString` cannot carry data from a request.
-    @inlinable public mutating func raw(_ markup: StaticString) {
+    @inlinable @inline(__always) public mutating func raw(_ markup: StaticString) {
         append(UnsafeRawBufferPointer(start: markup.utf8Start, count: markup.utf8CodeUnitCount))
     }
 

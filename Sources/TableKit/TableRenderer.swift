@@ -109,7 +109,7 @@ public struct TableRenderer {
         html.raw("</section>\n")
     }
 
-    private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter) throws {
+    @inline(__always) private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter) throws {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
         let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }

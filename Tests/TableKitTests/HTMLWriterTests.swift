@@ -193,3 +193,24 @@ private let fdef = String(Unicode.Scalar(0xFDEF)!)
         #expect(reused.string == "kept &lt;more&gt;")
     }
 }
+
+@Suite struct ByteBufferCopyTests {
+    /// `ByteBuffer.copy` moves short counts as overlapping words: every count from 0 to past the
+    /// memcpy threshold, at every alignment, copies exactly its bytes and touches nothing around them.
+    @Test func everyCountAndAlignmentCopiesExactlyItsBytes() {
+        let source = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for count in 0...140 {
+            for alignment in 0..<8 {
+                var target = [UInt8](repeating: 0xEE, count: count + 48)
+                source.withUnsafeBufferPointer { from in
+                    target.withUnsafeMutableBufferPointer { to in
+                        ByteBuffer.copy(from.baseAddress! + alignment, count: count, to: to.baseAddress! + 16 + (7 - alignment))
+                    }
+                }
+                let start = 16 + (7 - alignment)
+                #expect(Array(target[start..<start + count]) == Array(source[alignment..<alignment + count]), "count \(count)")
+                #expect(target[..<start].allSatisfy { $0 == 0xEE } && target[(start + count)...].allSatisfy { $0 == 0xEE }, "count \(count)")
+            }
+        }
+    }
+}

@@ -17,6 +17,8 @@ import CByteScan
 /// ```
 public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
+    /// The link of the row a table is writing, while it writes it (see ``RowLink``).
+    var rowLink: RowLink?
 
     public init(capacity: Int = 0) {
         buffer = ByteBuffer(capacity: capacity)
@@ -195,6 +197,55 @@ public struct HTMLWriter: ~Copyable, Sendable {
         // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1; the block stores may write
         // up to 16 bytes past the end.
         buffer.write(reserving: source.count &* 6 &+ 16) { HTMLWriter.escape(source, into: $0) }
+    }
+
+    // MARK: Row links
+
+    /// What a ``TableRenderer`` has already written of the row in progress, so that the row's link
+    /// (`base/identifier`, in the row element's `id` and again in its `href`) is copied rather than
+    /// escaped and encoded a second time: the list's `base/`, escaped once per render, and where in
+    /// this buffer the row's identifier stands percent-encoded.
+    ///
+    /// It names the two strings by their bits, without retaining them: equal bits are the same
+    /// string (the same inline bytes, or the same storage, which the renderer keeps alive for the
+    /// row), so a selection that matches is one whose `write(into:)` would write these very bytes.
+    // Unchecked: `prefix` is set by the renderer for one row and cleared before the writer can
+    // move to another thread.
+    struct RowLink: @unchecked Sendable {
+        var base: StringBits
+        var identifier: StringBits
+        /// `base` escaped for an attribute value, then `/`; owned by the renderer.
+        var prefix: UnsafeRawBufferPointer
+        /// Where the table wrote the identifier, percent-encoded, in this writer's bytes.
+        var encoded: Range<Int>
+    }
+
+    /// A string's two words, compared without looking at (or retaining) what they point to.
+    struct StringBits: Equatable {
+        var first: UInt64
+        var second: UInt64
+
+        @inline(__always) init(_ string: String) {
+            (first, second) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+        }
+    }
+
+    /// Writes `selection`'s link by copying what the table wrote for this row, when the selection
+    /// is the row's own; returns false (having written nothing) otherwise.
+    @inline(__always) mutating func copyRowLink(of selection: RowSelection) -> Bool {
+        guard let link = rowLink, link.identifier == StringBits(selection.identifier), link.base == StringBits(selection.base) else {
+            return false
+        }
+        let count = link.prefix.count &+ link.encoded.count
+        // The identifier's bytes are earlier in this same buffer: find them after the reserve,
+        // which may have moved it.
+        buffer.reserve(count)
+        let start = buffer.base.unsafelyUnwrapped
+        let output = start + buffer.length
+        ByteBuffer.copy(link.prefix.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: link.prefix.count, to: output)
+        ByteBuffer.copy(start + link.encoded.lowerBound, count: link.encoded.count, to: output + link.prefix.count)
+        buffer.length &+= count
+        return true
     }
 
     // MARK: Elements

@@ -15,6 +15,8 @@ public struct RowSelection: Sendable {
 
     /// Writes the link target as an attribute value (escaped; the identifier percent-encoded).
     public func write(into html: inout HTMLWriter) {
+        // In a table's render, the row's own link is already written once (encoded in its `id`).
+        if html.copyRowLink(of: self) { return }
         html.attributeText(base)
         html.raw("/")
         html.pathSegment(identifier)

@@ -26,6 +26,10 @@ public struct TableRenderer {
         case finished
     }
 
+    /// The table view's ``TableView/selectionBase`` when the render began, which every row links
+    /// under (read once, not per row), and its link prefix (`base/`, escaped) for `HTMLWriter.RowLink`.
+    private let linkBase: String?
+    private let linkPrefix: [UInt8]
     private var slices: [TableLayout.Slice]
     private var sliceIndex = 0
     private var row = 0
@@ -40,6 +44,13 @@ public struct TableRenderer {
         let window = window.map { $0.clamped(to: 0..<total) } ?? 0..<total
         self.window = window
         slices = layout.slices(in: window)
+        linkBase = tableView.selectionBase
+        var prefix = HTMLWriter()
+        if let linkBase {
+            prefix.attributeText(linkBase)
+            prefix.raw("/")
+        }
+        linkPrefix = prefix.takeBytes()
     }
 
     /// Whether everything has been written.
@@ -48,6 +59,11 @@ public struct TableRenderer {
     /// Writes until done, or until the writer holds `byteLimit` bytes or more. Returns whether
     /// it is done. A throwing controller or cell stops the render; the error says why.
     public mutating func render(into html: inout HTMLWriter, pausingAt byteLimit: Int = .max) throws -> Bool {
+        // Lent to the rows' links for the call (see `renderRow`); an array the renderer keeps.
+        try linkPrefix.withUnsafeBytes { prefix in try render(into: &html, pausingAt: byteLimit, linkPrefix: prefix) }
+    }
+
+    private mutating func render(into html: inout HTMLWriter, pausingAt byteLimit: Int, linkPrefix: UnsafeRawBufferPointer) throws -> Bool {
         while true {
             switch phase {
             case .finished:
@@ -63,7 +79,7 @@ public struct TableRenderer {
             case .rows:
                 let slice = slices[sliceIndex]
                 while row < slice.rows.upperBound {
-                    try renderRow(IndexPath(row: row, section: slice.section), into: &html)
+                    try renderRow(IndexPath(row: row, section: slice.section), into: &html, linkPrefix: linkPrefix)
                     row += 1
                     if html.count >= byteLimit { return false }
                 }
@@ -109,24 +125,35 @@ public struct TableRenderer {
         html.raw("</section>\n")
     }
 
-    @inline(__always) private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter) throws {
+    @inline(__always) private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter, linkPrefix: UnsafeRawBufferPointer) throws {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
-        let selection = tableView.selectionBase.map { RowSelection(base: $0, identifier: identifier) }
+        let selection = linkBase.map { RowSelection(base: $0, identifier: identifier) }
         let cell = try provider.dequeueCell(from: tableView, selection: selection)
         if let entry = cell.poolEntryReference {
             entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
         } else {
             html.raw("<li class=\"cell\" id=\"row-")
         }
+        let encodedStart = html.count
         html.pathSegment(identifier)
+        // The row's link repeats its identifier: the cell copies it from here (`identifier` and
+        // `linkBase` stay alive until the row is written, which is what lets the writer name them
+        // by their bits).
+        if let linkBase {
+            html.rowLink = HTMLWriter.RowLink(
+                base: HTMLWriter.StringBits(linkBase), identifier: HTMLWriter.StringBits(identifier), prefix: linkPrefix,
+                encoded: encodedStart..<html.count)
+        }
         html.raw("\">")
         do {
             try provider.configureAndRender(cell, into: &html)
         } catch {
+            html.rowLink = nil
             tableView.recycle(cell)
             throw error
         }
+        html.rowLink = nil
         html.raw("</li>\n")
         // The cell's last use: the pool takes it over without another retain.
         tableView.recycle(consuming: cell)

@@ -57,6 +57,50 @@ import Testing
         #expect(html.contains(#"<li class="cell subtitle" id="row-grace%20hopper%2F1"><a class="cell-link" href="/people/grace%20hopper%2F1">"#))
     }
 
+    /// The renderer lets a row's cell copy the link it already encoded for the row's `id`: every
+    /// way of writing a selection must still give exactly the bytes `RowSelection.write` gives on
+    /// its own — for the row's own selection, a prototype's `{{href}}`, and selections for other
+    /// rows or bases — with identifiers and bases short and long (inline and heap strings), ones
+    /// that need encoding and escaping, and identifiers long enough that the copy grows the buffer.
+    @Test(arguments: ["/people", #"/a list & "its" <rows> 'here'"#])
+    func aRowsLinkIsWrittenAsItsSelectionWritesIt(base: String) throws {
+        let registry = ReuseRegistry()
+        try registry.register(LinkEchoCell.self)
+        try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)
+        let identifiers = ["7", "42", "a b/../c", "row-with-a-long-identifier-0123456789", String(repeating: "é/<>", count: 300), "x"]
+        var controller = StubController(rows: identifiers.count) { indexPath in
+            if indexPath.row % 2 == 0 {
+                let other = identifiers[(indexPath.row + 1) % identifiers.count]
+                return DataCellProvider(for: indexPath) { (cell: LinkEchoCell) in cell.otherIdentifier = other }
+            }
+            return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: ["name": "N\(indexPath.row)"])
+        }
+        controller.rowIdentifier = { identifiers[$0.row] }
+        let html = try controller.renderedHTML(registry: registry, selectionBase: base)
+
+        func link(_ base: String, _ identifier: String) -> String {
+            var writer = HTMLWriter()
+            RowSelection(base: base, identifier: identifier).write(into: &writer)
+            return writer.string
+        }
+        var expected = ""
+        for (row, identifier) in identifiers.enumerated() {
+            var encoded = HTMLWriter()
+            encoded.pathSegment(identifier)
+            let own = link(base, identifier)
+            if row % 2 == 0 {
+                let other = link(base, identifiers[(row + 1) % identifiers.count])
+                expected += #"<li class="cell linkecho" id="row-\#(encoded.string)"><a class="cell-link" href="\#(own)"></a>|\#(own)|"#
+                expected += "\(other)|\(link(base + "/x", identifier))|\(own)</li>\n"
+            } else {
+                expected += #"<li class="cell subtitle" id="row-\#(encoded.string)"><a class="cell-link" href="\#(own)">"#
+                expected += #"<span class="cell-title">N\#(row)</span></a></li>"# + "\n"
+            }
+        }
+        let opening = #"<section class="table-section" data-section="0">"# + "\n" + #"<ul class="rows" data-section="0">"# + "\n"
+        #expect(html == opening + expected + "</ul>\n</section>\n")
+    }
+
     @Test func withoutASelectionBaseRowsDoNotLink() throws {
         let registry = ReuseRegistry()
         try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)

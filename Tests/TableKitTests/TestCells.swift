@@ -96,3 +96,24 @@ let subtitlePrototype = """
 
 /// TableKit's index path, not Foundation's: files that import Foundation see both.
 typealias IndexPath = TableKit.IndexPath
+
+/// A class cell that writes its row's link several ways: its own selection (twice), and
+/// selections it makes itself for another row, another base, and the same row spelled anew. Whatever the renderer copies must be byte for byte what `write(into:)` writes.
+final class LinkEchoCell: TableViewCell {
+    var otherIdentifier = ""
+
+    override func render(into html: inout HTMLWriter) throws {
+        html.openSelectionLink(selection)
+        html.raw("</a>|")
+        selection?.write(into: &html)
+        html.raw("|")
+        if let selection {
+            RowSelection(base: selection.base, identifier: otherIdentifier).write(into: &html)
+            html.raw("|")
+            RowSelection(base: selection.base + "/x", identifier: selection.identifier).write(into: &html)
+            html.raw("|")
+            RowSelection(base: String(selection.base.reversed().reversed()), identifier: String(selection.identifier.reversed().reversed()))
+                .write(into: &html)
+        }
+    }
+}

@@ -228,6 +228,12 @@ public struct HTMLWriter: ~Copyable, Sendable {
         @inline(__always) init(_ string: String) {
             (first, second) = unsafeBitCast(string, to: (UInt64, UInt64).self)
         }
+
+        /// The bits of the string stored at `pointer`.
+        @inline(__always) init(at pointer: UnsafeRawPointer) {
+            first = pointer.loadUnaligned(as: UInt64.self)
+            second = pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        }
     }
 
     /// Writes `selection`'s link by copying what the table wrote for this row, when the selection
@@ -236,6 +242,23 @@ public struct HTMLWriter: ~Copyable, Sendable {
         guard let link = rowLink, link.identifier == StringBits(selection.identifier), link.base == StringBits(selection.base) else {
             return false
         }
+        appendRowLink(link)
+        return true
+    }
+
+    /// ``copyRowLink(of:)`` for a selection read where it is stored, without copying it (or
+    /// retaining its strings) first.
+    @inline(__always) mutating func copyRowLink(at selection: UnsafePointer<RowSelection>) -> Bool {
+        guard let link = rowLink else { return false }
+        let raw = UnsafeRawPointer(selection)
+        let identifier = raw + MemoryLayout<RowSelection>.offset(of: \.identifier).unsafelyUnwrapped
+        let base = raw + MemoryLayout<RowSelection>.offset(of: \.base).unsafelyUnwrapped
+        guard link.identifier == StringBits(at: identifier), link.base == StringBits(at: base) else { return false }
+        appendRowLink(link)
+        return true
+    }
+
+    @inline(__always) private mutating func appendRowLink(_ link: RowLink) {
         let count = link.prefix.count &+ link.encoded.count
         // The identifier's bytes are earlier in this same buffer: find them after the reserve,
         // which may have moved it.
@@ -245,7 +268,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
         ByteBuffer.copy(link.prefix.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: link.prefix.count, to: output)
         ByteBuffer.copy(start + link.encoded.lowerBound, count: link.encoded.count, to: output + link.prefix.count)
         buffer.length &+= count
-        return true
     }
 
     // MARK: Elements

@@ -63,6 +63,8 @@ public final class PrototypeTemplate: Sendable {
 
     /// Compiles a template; throws ``PrototypeTemplateError`` when it is malformed.
     public init(_ source: String) throws {
+        // `run` reads a present selection in place as a `RowSelection` (RowSelectionTests checks it too).
+        assert(MemoryLayout<RowSelection?>.size == MemoryLayout<RowSelection>.size, "RowSelection? needs a tag byte")
         var parser = Parser(source: Array(source.utf8))
         segments = try parser.parse()
         keys = parser.keys
@@ -163,7 +165,12 @@ public final class PrototypeTemplate: Sendable {
                 data.writePrototypeValue(forKey: keys[Int(instruction.operand)], into: &html)
             case .selection:
                 if hasSelection {
-                    selection.pointee?.write(into: &html)
+                    // A present `RowSelection?` is laid out as the `RowSelection` itself (its strings'
+                    // spare bits mark `nil`). The row's own link is copied by reading the selection's
+                    // bits where it is stored; calling `write` on it would copy it out first, which
+                    // retains and releases both of its strings.
+                    let stored = UnsafeRawPointer(selection).assumingMemoryBound(to: RowSelection.self)
+                    if !html.copyRowLink(at: stored) { stored.pointee.write(into: &html) }
                 } else {
                     data.prototypeValue(forKey: "href").write(into: &html)
                 }

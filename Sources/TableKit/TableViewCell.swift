@@ -10,7 +10,8 @@
 open class TableViewCell: CellIdentifiable {
     /// Where this row's selection leads (its detail page), set by the table before configuration.
     public internal(set) var selection: RowSelection? {
-        get { selectionStorage.pointee }
+        // Lent where it is stored (`html.openSelectionLink(selection)` borrows it), not copied out.
+        _read { yield selectionStorage.pointee }
         set { selectionStorage.pointee = newValue }
     }
     // In memory the cell owns, so that a render can lend it (`selectionStorage.pointee` is read in

@@ -72,6 +72,26 @@ import Testing
         #expect(registry.statistics.cellsCreated == 2)
     }
 
+    /// The idle cells of a kind are a stack that grows past its first room: many cells out at
+    /// once all come back, are handed out again last in first out, and are freed with the registry.
+    @Test func manyCellsOutAtOnceAllComeBackAndAreFreedWithTheRegistry() throws {
+        weak var first: TitleCell?
+        try {
+            let registry = ReuseRegistry()
+            try registry.register(TitleCell.self)
+            let tableView = TableView(registry: registry)
+            let cells = try (0..<11).map { try tableView.dequeueReusableCell(TitleCell.self, for: IndexPath(row: $0, section: 0)) }
+            first = cells[0]
+            cells.forEach(tableView.recycle)
+            let again = try (0..<11).map { try tableView.dequeueReusableCell(TitleCell.self, for: IndexPath(row: $0, section: 0)) }
+            #expect(again.map(ObjectIdentifier.init) == cells.reversed().map(ObjectIdentifier.init))
+            #expect(registry.statistics.cellsCreated == 11 && registry.statistics.cellsReused == 11)
+            again.forEach(tableView.recycle)
+            #expect(first != nil)
+        }()
+        #expect(first == nil)
+    }
+
     @Test func aPoolCountsOnlyItsOwnCells() throws {
         let registry = ReuseRegistry()
         try registry.register(TitleCell.self)

@@ -40,13 +40,22 @@ public struct HTMLWriter: ~Copyable, Sendable {
     public var string: String { buffer.string }
 
     /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
+    public mutating func removeAll(keepingCapacity: Bool = true) {
+        rowLink = nil
+        buffer.removeAll(keepingCapacity: keepingCapacity)
+    }
 
     /// Takes the bytes out, leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
+    public mutating func takeBytes() -> [UInt8] {
+        rowLink = nil
+        return buffer.takeBytes()
+    }
 
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
-    public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
+    public mutating func removeFirst(_ count: Int) {
+        rowLink = nil
+        buffer.removeFirst(count)
+    }
 
     @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
     @inlinable mutating func append(_ byte: UInt8) { buffer.append(byte) }
@@ -209,6 +218,9 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// It names the two strings by their bits, without retaining them: equal bits are the same
     /// string (the same inline bytes, or the same storage, which the renderer keeps alive for the
     /// row), so a selection that matches is one whose `write(into:)` would write these very bytes.
+    /// Whatever takes bytes out of the writer (``removeAll(keepingCapacity:)``, ``takeBytes()``,
+    /// ``removeFirst(_:)``) forgets it: a cell that empties the writer mid-row gets its links
+    /// written again, not copied from bytes that are gone.
     // Unchecked: `prefix` is set by the renderer for one row and cleared before the writer can
     // move to another thread.
     struct RowLink: @unchecked Sendable {

@@ -101,6 +101,30 @@ import Testing
         #expect(html == opening + expected + "</ul>\n</section>\n")
     }
 
+    /// A cell that takes the bytes out of the writer mid-row (emptying it, taking them, or
+    /// dropping the front as a stream does) still writes its own link whole: the copy of the row's
+    /// encoded identifier is forgotten with the bytes.
+    @Test(arguments: [0, 1, 2])
+    func aCellThatEmptiesTheWriterStillWritesItsLink(way: Int) throws {
+        let registry = ReuseRegistry()
+        try registry.register(EmptyingCell.self)
+        let identifier = String(repeating: "row/", count: 400)
+        var controller = StubController(rows: 1) { indexPath in
+            DataCellProvider(for: indexPath) { (cell: EmptyingCell) in
+                cell.emptying = { html in
+                    switch way {
+                    case 0: html.removeAll(keepingCapacity: false)
+                    case 1: _ = html.takeBytes()
+                    default: html.removeFirst(html.count)
+                    }
+                }
+            }
+        }
+        controller.rowIdentifier = { _ in identifier }
+        let html = try controller.renderedHTML(registry: registry, selectionBase: "/list")
+        #expect(html == "[" + RowSelection(base: "/list", identifier: identifier).href + "]</li>\n</ul>\n</section>\n")
+    }
+
     @Test func withoutASelectionBaseRowsDoNotLink() throws {
         let registry = ReuseRegistry()
         try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)

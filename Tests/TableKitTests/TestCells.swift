@@ -117,3 +117,16 @@ final class LinkEchoCell: TableViewCell {
         }
     }
 }
+
+/// A class cell that empties the writer in the middle of its row, then writes its link: the
+/// encoded identifier the table wrote is gone, and must not be copied from where it was.
+final class EmptyingCell: TableViewCell {
+    var emptying: (inout HTMLWriter) -> Void = { $0.removeAll() }
+
+    override func render(into html: inout HTMLWriter) throws {
+        emptying(&html)
+        html.raw("[")
+        selection?.write(into: &html)
+        html.raw("]")
+    }
+}

@@ -3,8 +3,9 @@
 #   Benchmarks/tools/instructions-per-request.sh BINARY PATH [REQUESTS]
 # Runs the server twice under valgrind, answering REQUESTS (default 1000) and then twice as many
 # keep-alive requests for PATH from one client, and prints the difference per request, counted
-# in the worker threads only (`start_thread`, inclusive). The program's total would also count
-# start-up and the shutdown's freeing of the data sets, which differ from run to run.
+# in the worker threads only (`start_thread`, inclusive; collection is on only inside it). The
+# program's total would also count start-up and the shutdown's freeing of the data sets, which
+# differ from run to run.
 # Run it from the project root (the server reads Public/ from there). PORT defaults to 8093;
 # READY is the path polled until the server answers (default /healthz; /hello for c-mhd).
 # KEEP=DIR keeps both callgrind outputs there, and prints the functions whose own instructions
@@ -38,7 +39,7 @@ for _ in range(count):
 PY
 }
 run() {
-    HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind --callgrind-out-file="$work/$1.out" "$work/server" serve >"$work/$1.log" 2>&1 &
+    HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind --collect-atstart=no --toggle-collect=start_thread --callgrind-out-file="$work/$1.out" "$work/server" serve >"$work/$1.log" 2>&1 &
     local server=$!
     for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
     client "$1"

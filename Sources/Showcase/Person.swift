@@ -51,15 +51,22 @@ extension Person: PrototypeData {
         }
     }
 
-    // The listbench rows write their texts straight from the person: no `PrototypeValue` per slot.
-    public func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
-        switch key {
-        case "name": html.text(name)
-        case "role": html.text(role.rawValue)
-        case "email": html.text(email)
-        case "bio": html.text(bio)
+    // The listbench rows write their texts straight from the person: no `PrototypeValue` per value,
+    // and by slot, so a template's tags are matched to the fields once, not by name per row.
+    public static let prototypeSlots = ["name", "role", "email", "bio"]
+
+    public func writePrototypeValue(slot: Int, into html: inout HTMLWriter) {
+        switch slot {
+        case 0: html.text(name)
+        case 1: html.text(role.rawValue)
+        case 2: html.text(email)
+        case 3: html.text(bio)
         default: break
         }
+    }
+
+    public func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
+        if let slot = Person.prototypeSlots.firstIndex(of: key) { writePrototypeValue(slot: slot, into: &html) }
     }
 }
 

@@ -24,6 +24,11 @@ public final class PrototypeCell: TableViewCell {
     // `template` without a retain per row (reading the optional `let` retained it, measured in the
     // disassembly): the `let` above keeps it alive.
     private let templateReference: Unmanaged<PrototypeTemplate>?
+    // The template's keys matched against one data type's slots (`PrototypeTemplate.slots(for:)`),
+    // kept for the next row of the same type: a cell shows one type of data nearly always. In
+    // memory the cell owns (one entry per key): reading an array property would retain it per row.
+    @exclusivity(unchecked) private var slotsType: ObjectIdentifier?
+    private let slots: UnsafeMutableBufferPointer<Int32>
 
     public override class var reuseIdentifier: String { "PrototypeCell" }
 
@@ -34,6 +39,7 @@ public final class PrototypeCell: TableViewCell {
         prototypeIdentifier = ""
         dataStorage = .allocate(capacity: 1)
         dataStorage.initialize(to: NoPrototypeData())
+        slots = .allocate(capacity: 0)
     }
 
     init(template: PrototypeTemplate, identifier: String) {
@@ -42,11 +48,14 @@ public final class PrototypeCell: TableViewCell {
         prototypeIdentifier = identifier
         dataStorage = .allocate(capacity: 1)
         dataStorage.initialize(to: NoPrototypeData())
+        slots = .allocate(capacity: template.keys.count)
+        slots.initialize(repeating: -1)
     }
 
     deinit {
         dataStorage.deinitialize(count: 1)
         dataStorage.deallocate()
+        slots.deallocate()
     }
 
     public override func prepareForReuse() {
@@ -64,8 +73,18 @@ public final class PrototypeCell: TableViewCell {
     public override func render(into html: inout HTMLWriter) throws {
         guard hasData, let templateReference else { return render(lending: NoPrototypeData(), into: &html) }
         templateReference._withUnsafeGuaranteedRef { template in
-            dataStorage.pointee.fill(template, into: &html, selectionAt: selectionStorage)
+            dataStorage.pointee.fill(template, into: &html, cell: self)
         }
+    }
+
+    /// Renders `template` filled from `data`, its values written by slot where the data type has them.
+    fileprivate func render<Data: PrototypeData>(_ template: PrototypeTemplate, data: Data, into html: inout HTMLWriter) {
+        let dataType = ObjectIdentifier(Data.self)
+        if slotsType != dataType {
+            _ = slots.update(fromContentsOf: template.slots(for: Data.self))
+            slotsType = dataType
+        }
+        template.render(into: &html, data: data, selectionAt: selectionStorage, slots: UnsafePointer(slots.baseAddress))
     }
 
     /// Renders the template filled from `data`, which the cell does not keep (its `data` is `nil`
@@ -74,17 +93,17 @@ public final class PrototypeCell: TableViewCell {
         hasData = false
         guard let templateReference else { return }
         templateReference._withUnsafeGuaranteedRef { template in
-            template.render(into: &html, data: data, selectionAt: selectionStorage)
+            render(template, data: data, into: &html)
         }
     }
 }
 
 extension PrototypeData {
-    /// Opens the existential once and hands the template `self` as it is stored.
+    /// Opens the existential once and hands `cell`'s template `self` as it is stored.
     // `mutating` only so that a call through the cell's pointer opens the existential in place
     // (a non-mutating call copies it out first); it changes nothing.
-    fileprivate mutating func fill(_ template: PrototypeTemplate, into html: inout HTMLWriter, selectionAt selection: UnsafePointer<RowSelection?>) {
-        template.render(into: &html, data: self, selectionAt: selection)
+    fileprivate mutating func fill(_ template: PrototypeTemplate, into html: inout HTMLWriter, cell: PrototypeCell) {
+        cell.render(template, data: self, into: &html)
     }
 }
 

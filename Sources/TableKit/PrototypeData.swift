@@ -43,6 +43,10 @@ public enum PrototypeValue: Sendable {
 /// }
 /// ```
 ///
+/// A type on a hot list can also name its values by number: ``prototypeSlots`` lists the names,
+/// and ``writePrototypeValue(slot:into:)`` writes the one at a slot. The three ways of reading a
+/// value must agree.
+///
 /// The table adds `id` (the row's identifier) and `href` (its detail link) before asking the data.
 public protocol PrototypeData {
     func prototypeValue(forKey key: String) -> PrototypeValue
@@ -54,11 +58,27 @@ public protocol PrototypeData {
     /// directly instead, which saves making (and retaining the string of) a ``PrototypeValue``
     /// for every value of every row; it must write what its `prototypeValue(forKey:)` gives.
     func writePrototypeValue(forKey key: String, into html: inout HTMLWriter)
+
+    /// The names this type writes by number (``writePrototypeValue(slot:into:)``), each at its
+    /// slot. A prototype cell matches its template's `{{name}}` tags against them once per data
+    /// type, and then writes each value by its slot: no name compared per row. Empty by default
+    /// (every value is written by name).
+    static var prototypeSlots: [String] { get }
+
+    /// Writes the value named `prototypeSlots[slot]`: exactly what
+    /// ``writePrototypeValue(forKey:into:)`` writes for that name.
+    func writePrototypeValue(slot: Int, into html: inout HTMLWriter)
 }
 
 extension PrototypeData {
     public func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
         prototypeValue(forKey: key).write(into: &html)
+    }
+
+    public static var prototypeSlots: [String] { [] }
+
+    public func writePrototypeValue(slot: Int, into html: inout HTMLWriter) {
+        writePrototypeValue(forKey: Self.prototypeSlots[slot], into: &html)
     }
 }
 

@@ -133,20 +133,31 @@ public final class PrototypeTemplate: Sendable {
     }
 
     /// Writes the template with the selection read where it is stored (a cell's), not copied.
-    func render(into html: inout HTMLWriter, data: some PrototypeData, selectionAt selection: UnsafePointer<RowSelection?>) {
+    /// `slots`, when given, holds for each of ``keys`` the data type's slot for it (see
+    /// ``slots(for:)``), or -1 for a key written by name.
+    func render(
+        into html: inout HTMLWriter, data: some PrototypeData, selectionAt selection: UnsafePointer<RowSelection?>,
+        slots: UnsafePointer<Int32>? = nil
+    ) {
         // The program, literals and keys are borrowed once per row, not looked up per instruction.
         program.withUnsafeBufferPointer { program in
             keys.withUnsafeBufferPointer { keys in
                 literals.withUnsafeBytes { literals in
-                    run(program, keys: keys, literals: literals, into: &html, data: data, selection: selection)
+                    run(program, keys: keys, literals: literals, into: &html, data: data, selection: selection, slots: slots)
                 }
             }
         }
     }
 
+    /// For each of ``keys``, its slot in `Data`'s ``PrototypeData/prototypeSlots``, or -1.
+    func slots<Data: PrototypeData>(for data: Data.Type) -> [Int32] {
+        let names = Data.prototypeSlots
+        return keys.map { key in names.firstIndex(of: key).map { Int32($0) } ?? -1 }
+    }
+
     private func run(
         _ program: UnsafeBufferPointer<Instruction>, keys: UnsafeBufferPointer<String>, literals: UnsafeRawBufferPointer,
-        into html: inout HTMLWriter, data: some PrototypeData, selection: UnsafePointer<RowSelection?>
+        into html: inout HTMLWriter, data: some PrototypeData, selection: UnsafePointer<RowSelection?>, slots: UnsafePointer<Int32>?
     ) {
         // The selection is only read in place: copying it out is two string copies per row.
         let hasSelection = selection.pointee != nil
@@ -162,7 +173,12 @@ public final class PrototypeTemplate: Sendable {
             case .literal:
                 break
             case .value:
-                data.writePrototypeValue(forKey: keys[Int(instruction.operand)], into: &html)
+                let key = Int(instruction.operand)
+                if let slot = slots?[key], slot >= 0 {
+                    data.writePrototypeValue(slot: Int(slot), into: &html)
+                } else {
+                    data.writePrototypeValue(forKey: keys[key], into: &html)
+                }
             case .selection:
                 if hasSelection {
                     // A present `RowSelection?` is laid out as the `RowSelection` itself (its strings'

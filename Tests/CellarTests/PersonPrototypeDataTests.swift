@@ -22,5 +22,17 @@ import Testing
         template.render(into: &reference, data: ThroughValue(person: person))
         #expect(direct.string == reference.string)
         #expect(!direct.string.contains("<b>"))
+        // By slot, as a prototype cell writes it: the same bytes.
+        if let slot = Person.prototypeSlots.firstIndex(of: key) {
+            var bySlot = HTMLWriter()
+            bySlot.raw("[")
+            person.writePrototypeValue(slot: slot, into: &bySlot)
+            bySlot.raw("]")
+            #expect(bySlot.string == reference.string)
+        }
+    }
+
+    @Test func everySlotIsAValue() {
+        #expect(Person.prototypeSlots == ["name", "role", "email", "bio"])
     }
 }

@@ -105,6 +105,30 @@ extension GettingStarted.Person: PrototypeData {
     }
 }
 
+// PrototypeCells.md, "Filling a template": the data writing its values by name and by slot. The
+// prototype rows of the tests below go through them, and their expected markup holds them to
+// `prototypeValue(forKey:)`.
+extension GettingStarted.Person {
+    func writePrototypeValue(forKey key: String, into html: inout HTMLWriter) {
+        switch key {
+        case "name": html.text(name)
+        case "role": if !role.isEmpty { html.text(role) }
+        case "years": html.text(years)
+        default: break
+        }
+    }
+
+    static let prototypeSlots = ["name", "role"]
+
+    func writePrototypeValue(slot: Int, into html: inout HTMLWriter) {
+        switch slot {
+        case 0: html.text(name)
+        case 1: if !role.isEmpty { html.text(role) }
+        default: break
+        }
+    }
+}
+
 @Suite struct DocumentationExamplesTests {
     typealias Person = GettingStarted.Person
 

@@ -14,6 +14,7 @@ public final class TableView {
     public let registry: ReuseRegistry
     let pool: ReusePool
     /// The path rows link to for their detail (`/people` → `/people/42`); nil: rows do not link.
+    /// A ``TableRenderer`` reads it once, when it is made: a change applies to the next render.
     public var selectionBase: String?
 
     public init(registry: ReuseRegistry, selectionBase: String? = nil) {

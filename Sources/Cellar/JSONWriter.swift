@@ -135,21 +135,9 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     public mutating func number(_ value: Int) {
-        // Right to left on the stack: at most 19 digits and a sign.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { scratch in
-            var position = 24
-            var magnitude = value.magnitude
-            repeat {
-                position -= 1
-                scratch[position] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                position -= 1
-                scratch[position] = UInt8(ascii: "-")
-            }
-            append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[position..<24]))
-        }
+        // Straight into the buffer (at most 19 digits and a sign) by the HTML writer's own digit
+        // writer, not through a scratch copy of its own.
+        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(value, into: $0) }
     }
 
     public mutating func number(_ value: UInt64) {

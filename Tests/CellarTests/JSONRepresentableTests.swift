@@ -17,6 +17,24 @@ import Testing
         }
     }
 
+    /// Integers are written straight into the buffer: every width, both signs and both ends of
+    /// `Int`, as `String(_:)` spells them.
+    @Test func integersAreWrittenAsSwiftSpellsThem() {
+        var values = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.min + 1]
+        var power = 1
+        for _ in 1...18 {
+            power *= 10
+            values += [power - 1, power, -power, -(power - 1)]
+        }
+        for value in values {
+            var json = JSONWriter()
+            json.raw("[")
+            json.number(value)
+            json.raw("]")
+            #expect(String(decoding: json.takeBytes(), as: UTF8.self) == "[\(value)]")
+        }
+    }
+
     /// The string escaper reads sixteen bytes at a time, then eight, and finishes short texts and
     /// the last bytes of longer ones another way: every ASCII byte (and U+2028, U+2029) at every
     /// position of texts of 1 to 40 bytes must parse back to the text, with no raw `< > & '` or

@@ -149,8 +149,7 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// Copies `words` 8-byte words, all loaded before any is stored (the ranges of the overlapping
-    /// halves in ``copy(_:count:to:)`` are copied from the source, not from each other).
+    /// Copies `words` (2 or 4) 8-byte words: one half of ``copy(_:count:to:)``'s overlapping pair.
     @inlinable @inline(__always) static func copyWords(_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>, _ words: Int) {
         if words == 2 {
             let (a, b) = (ByteScan.load(from), ByteScan.load(from + 8))

@@ -186,7 +186,7 @@ public final class PrototypeTemplate: Sendable {
                     // bits where it is stored; calling `write` on it would copy it out first, which
                     // retains and releases both of its strings.
                     let stored = UnsafeRawPointer(selection).assumingMemoryBound(to: RowSelection.self)
-                    if !html.copyRowLink(at: stored) { stored.pointee.write(into: &html) }
+                    if !html.copyRowLink(at: stored) { stored.pointee.writeEscaped(into: &html) }
                 } else {
                     data.prototypeValue(forKey: "href").write(into: &html)
                 }

@@ -17,6 +17,11 @@ public struct RowSelection: Sendable {
     public func write(into html: inout HTMLWriter) {
         // In a table's render, the row's own link is already written once (encoded in its `id`).
         if html.copyRowLink(of: self) { return }
+        writeEscaped(into: &html)
+    }
+
+    /// ``write(into:)`` without looking for the row's link to copy (for a caller that already did).
+    func writeEscaped(into html: inout HTMLWriter) {
         html.attributeText(base)
         html.raw("/")
         html.pathSegment(identifier)

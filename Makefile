@@ -75,9 +75,10 @@ fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s
 fuzz: deps ## Each libFuzzer target for minutes (FUZZ_SECONDS=600)
 	Tests/Fuzz/run.sh $${FUZZ_SECONDS:-600}
 
-bench-build: deps ## Build the benchmarks without running them, and check the medians script (CI)
+bench-build: release ## Build the benchmarks without running them; check the medians script and that the C ceiling writes Cellar's bytes (CI)
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/ratios.py --self-test
+	Benchmarks/tools/ceiling-check.sh .build/release/cellar
 
 bench: release ## Benchmarks: peers side by side (shared/peers/run.sh) and in-process render costs
 	Benchmarks/run.sh

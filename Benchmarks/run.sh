@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # make bench: Cellar against the peers of ../shared/peers, side by side (wrk, pinned cores, a
 # ratio table per run), ROUNDS times; then the medians of the per-run ratios and issue #6's bar
-# (Benchmarks/ratios.py); then the in-process render benchmarks (ns and mallocs per page; see
-# BENCHMARKS.md).
+# (Benchmarks/ratios.py); then Cellar against its own responses written in C
+# (Benchmarks/tools/ceiling.sh); then the in-process render benchmarks (ns and mallocs per page;
+# see BENCHMARKS.md).
 #   PEERS="cellar c-mhd" Benchmarks/run.sh     # a subset of peers
 #   ROUNDS=1 Benchmarks/run.sh                 # one side-by-side run (default 3)
-#   NO_PEERS=1 Benchmarks/run.sh               # only the in-process benchmarks
+#   NO_CEILING=1 Benchmarks/run.sh             # without the ceiling comparison
+#   NO_PEERS=1 NO_CEILING=1 Benchmarks/run.sh  # only the in-process benchmarks
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -32,6 +34,14 @@ if [ -z "${NO_PEERS:-}" ]; then
         fi
     else
         echo "no peers script at $peers_script (set PEERS_SCRIPT): skipping the side-by-side run"
+    fi
+fi
+if [ -z "${NO_CEILING:-}" ]; then
+    if [ -d "${PEERS_DIR:-$root/../shared/peers/peers}/c-mhd" ]; then
+        echo "== Cellar against the same responses written in C (Benchmarks/tools/ceiling.sh)"
+        Benchmarks/tools/ceiling.sh .build/release/cellar "${ROUNDS:-3}"
+    else
+        echo "no c-mhd peer to build (set PEERS_DIR): skipping the ceiling comparison"
     fi
 fi
 swift package --package-path Benchmarks benchmark --no-progress "$@"

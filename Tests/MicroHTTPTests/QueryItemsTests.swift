@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// Every ASCII byte arrives as itself, raw or percent-encoded, controls and DEL included (ASCII
+    /// takes a path of its own, without the generic UTF-8 validator).
+    @Test func everyASCIIByteIsItsOwnCharacter() throws {
+        for byte in UInt8(0)..<0x80 where ![UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "+")].contains(byte) {
+            let raw = try QueryItems(parsing: Array("k=a".utf8) + [byte] + Array("b".utf8))
+            #expect(raw["k"].map { Array($0.utf8) } == [UInt8(ascii: "a"), byte, UInt8(ascii: "b")], "byte \(byte)")
+        }
+        for byte in UInt8(0)..<0x80 {
+            let escaped = "k=%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            let decoded = try QueryItems(parsing: escaped)
+            #expect(decoded["k"].map { Array($0.utf8) } == [byte], "byte \(byte)")
+        }
+        // Non-ASCII beside ASCII still goes through validation, both ways.
+        #expect(try QueryItems(parsing: Array("k=a".utf8) + [0xC3, 0xA9])["k"] == "aé")
+        #expect(throws: HTTPError.self) { try QueryItems(parsing: Array("k=a".utf8) + [0xC3]) }
+    }
+
     /// Bytes that are not UTF-8 as they arrive (no escape to decode) are refused too, in a name or
     /// a value, and so is a lone continuation byte next to plain text.
     @Test(arguments: [[0xFF], [0xC3, 0x28], [0x80], [0xED, 0xA0, 0x80]] as [[UInt8]])
@@ -77,4 +94,8 @@ import Testing
         #expect(request.query["limit"] == "10")
         #expect(throws: HTTPError.self) { try Request(target: "/x?a=%zz") }
     }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

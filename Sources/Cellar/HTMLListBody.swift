@@ -1,4 +1,5 @@
 import MicroHTTP
+import Synchronization
 import TableKit
 
 /// A list as HTML, the full page or the rows fragment, written in steps so a large one can stream.
@@ -30,6 +31,20 @@ final class HTMLListBody: ListBody {
         self.links = links
         self.site = site
         renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window)
+    }
+
+    /// The type of the last controller found not to be a ``SearchableController``: the cast asks
+    /// the runtime for the conformance (about 1,200 instructions), and a list's controller is of
+    /// the same type request after request. A type's conformances do not change while it runs.
+    private static let lastUnsearchableType = Atomic<UInt>(0)
+
+    /// `controller` as a ``SearchableController``, or nil when its type is not one.
+    static func searchable(_ controller: any TableController) -> (any SearchableController)? {
+        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: controller)))
+        if lastUnsearchableType.load(ordering: .relaxed) == type { return nil }
+        if let searchable = controller as? any SearchableController { return searchable }
+        lastUnsearchableType.store(type, ordering: .relaxed)
+        return nil
     }
 
     private var isLoadingPlaceholder: Bool {
@@ -86,7 +101,7 @@ final class HTMLListBody: ListBody {
         case .render, .redirect:
             break
         }
-        if let searchable = controller as? any SearchableController {
+        if let searchable = Self.searchable(controller) {
             html.raw("<form class=\"search\" role=\"search\" method=\"get\"")
             html.attribute("action", route.path)
             html.raw("><label for=\"q\">")

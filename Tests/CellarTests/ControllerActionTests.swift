@@ -96,6 +96,12 @@ extension CellarHTTPTests {
             #expect(elements.first { $0.tag == "label" }?.attributes["for"] == "q")
             // Lists that cannot be searched have no form.
             #expect(!(try HTMLInspector.elements(try server.get("/settings").body)).contains { $0.tag == "form" })
+            // Whether a controller's type is searchable is remembered, for the last type that is
+            // not: lists of both kinds in turn keep their own answers.
+            for path in ["/people", "/catalog", "/catalog", "/settings", "/settings", "/catalog", "/people", "/catalog"] {
+                let hasForm = try HTMLInspector.elements(try server.get(path).body).contains { $0.tag == "form" && $0.attributes["role"] == "search" }
+                #expect(hasForm == (path == "/catalog"), "\(path)")
+            }
         }
 
         @Test func theReportsPageShowsALoadingPlaceholderThatItsFragmentFills() throws {

@@ -128,8 +128,9 @@ public struct TableRenderer {
     @inline(__always) private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter, linkPrefix: UnsafeRawBufferPointer) throws {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
-        let selection = linkBase.map { RowSelection(base: $0, identifier: identifier) }
-        let cell = try provider.dequeueCell(from: tableView, selection: selection)
+        // The selection is given to the cell once the identifier has been written, so that it can
+        // take the identifier over instead of holding a copy (a retain and a release a row).
+        let cell = try provider.dequeueCell(from: tableView, selection: nil)
         if let entry = cell.poolEntryReference {
             entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
         } else {
@@ -137,13 +138,14 @@ public struct TableRenderer {
         }
         let encodedStart = html.count
         html.pathSegment(identifier)
-        // The row's link repeats its identifier: the cell copies it from here (`identifier` and
-        // `linkBase` stay alive until the row is written, which is what lets the writer name them
-        // by their bits).
+        // The row's link repeats its identifier: the cell copies it from here (`linkBase`, and the
+        // identifier in the cell's selection, stay alive until the row is written, which is what
+        // lets the writer name them by their bits).
         if let linkBase {
             html.rowLink = HTMLWriter.RowLink(
                 base: HTMLWriter.StringBits(linkBase), identifier: HTMLWriter.StringBits(identifier), prefix: linkPrefix,
                 encoded: encodedStart..<html.count)
+            cell.selection = RowSelection(base: linkBase, identifier: consume identifier)
         }
         html.raw("\">")
         do {

@@ -78,11 +78,10 @@ public struct TableRenderer {
                 phase = .rows
             case .rows:
                 let slice = slices[sliceIndex]
-                while row < slice.rows.upperBound {
-                    try renderRow(IndexPath(row: row, section: slice.section), into: &html, linkPrefix: linkPrefix)
-                    row += 1
-                    if html.count >= byteLimit { return false }
-                }
+                // The controller is opened once for the run of rows: each row then calls it
+                // directly, not through the existential's box (a projection call per use).
+                row = try renderRows(of: controller, in: slice, from: row, into: &html, pausingAt: byteLimit, linkPrefix: linkPrefix)
+                guard row >= slice.rows.upperBound else { return false }
                 phase = .sectionClose
             case .sectionClose:
                 closeSection(slices[sliceIndex], into: &html)
@@ -125,7 +124,24 @@ public struct TableRenderer {
         html.raw("</section>\n")
     }
 
-    @inline(__always) private func renderRow(_ indexPath: IndexPath, into html: inout HTMLWriter, linkPrefix: UnsafeRawBufferPointer) throws {
+    /// Writes the rows of `slice` from `first` until the slice ends or the writer holds
+    /// `byteLimit` bytes; returns the next row to write.
+    private func renderRows<Controller: TableController>(
+        of controller: Controller, in slice: TableLayout.Slice, from first: Int, into html: inout HTMLWriter, pausingAt byteLimit: Int,
+        linkPrefix: UnsafeRawBufferPointer
+    ) throws -> Int {
+        var row = first
+        while row < slice.rows.upperBound {
+            try renderRow(IndexPath(row: row, section: slice.section), of: controller, into: &html, linkPrefix: linkPrefix)
+            row += 1
+            if html.count >= byteLimit { break }
+        }
+        return row
+    }
+
+    @inline(__always) private func renderRow<Controller: TableController>(
+        _ indexPath: IndexPath, of controller: Controller, into html: inout HTMLWriter, linkPrefix: UnsafeRawBufferPointer
+    ) throws {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
         // The selection is given to the cell once the identifier has been written, so that it can

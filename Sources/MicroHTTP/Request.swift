@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An HTTP request as a handler sees it: method, path, query, headers and the whole body.
 ///
 /// The server builds one per request after the body has been received (bodies are limited by
@@ -43,9 +45,20 @@ public struct Request: Sendable {
     }
 
     init(method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String, remoteAddress: String?) {
+        self.init(
+            method: method, path: path, rawPath: nil, rawQuery: query.isEmpty ? nil : query.percentEncoded, query: query, headers: headers, body: body,
+            id: id, remoteAddress: remoteAddress)
+    }
+
+    /// The server's: every field as received.
+    init(
+        method: HTTPMethod, path: String, rawPath: String?, rawQuery: String?, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String,
+        remoteAddress: String?
+    ) {
         self.method = method
         self.path = path
-        self.rawQuery = query.isEmpty ? nil : query.percentEncoded
+        self.rawPath = rawPath
+        self.rawQuery = rawQuery
         self.query = query
         self.headers = headers
         self.body = body
@@ -99,7 +112,8 @@ extension Substring {
 /// A class so that the copies of a ``Request`` handed down the chain all share it; it is written
 /// and read on the one worker thread that serves the request, the lock only keeps that honest.
 final class RequestAnnotations: Sendable {
-    private let storage = Locked<String?>(nil)
+    // Inline in the object: a `Locked` was two more allocations and a `pthread_mutex_init` a request.
+    private let storage = Mutex<String?>(nil)
 
     /// The route pattern that matched, if any.
     var route: String? {

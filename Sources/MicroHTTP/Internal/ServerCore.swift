@@ -108,21 +108,29 @@ final class ServerCore: Sendable {
 
     /// Builds the request, asks the responder, and queues its response.
     private func answer(connection: OpaquePointer, context: RequestContext) -> MHD_Result {
-        var request = Request(
-            method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection),
-            body: context.body, id: context.id, remoteAddress: cmhd_connection_client_address(connection).flatMap(SocketAddress.describe))
-        context.body = []
+        // Every field is known before the request is made.
+        var rawPath: String?
         if !context.rawTarget.isEmpty {
             let pathEnd = context.rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? context.rawTarget.endIndex
-            request.rawPath = String(decoding: context.rawTarget[..<pathEnd], as: UTF8.self)
+            rawPath = String(decoding: context.rawTarget[..<pathEnd], as: UTF8.self)
         }
+        var rawQuery: String?
+        var query = QueryItems()
+        var queryError: HTTPError?
         if let raw = context.rawQuery {
-            request.rawQuery = String(decoding: raw, as: UTF8.self)
+            rawQuery = String(decoding: raw, as: UTF8.self)
             do {
-                request.query = try QueryItems(parsing: raw)
+                query = try QueryItems(parsing: raw)
             } catch {
-                return queue(connection: connection, context: context, response: errorResponse(error, for: request), for: request)
+                queryError = error
             }
+        }
+        let request = Request(
+            method: context.method, path: context.path, rawPath: rawPath, rawQuery: rawQuery, query: query, headers: Self.headers(connection),
+            body: context.body, id: context.id, remoteAddress: cmhd_connection_client_address(connection).flatMap(SocketAddress.describe))
+        context.body = []
+        if let queryError {
+            return queue(connection: connection, context: context, response: errorResponse(queryError, for: request), for: request)
         }
         let response: Response
         do {

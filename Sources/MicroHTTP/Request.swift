@@ -46,7 +46,8 @@ public struct Request: Sendable {
 
     init(method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String, remoteAddress: String?) {
         self.init(
-            method: method, path: path, rawPath: nil, rawQuery: query.isEmpty ? nil : query.percentEncoded, query: query, headers: headers, body: body,
+            method: method, path: path, rawPath: nil, rawQuery: query.isEmpty ? nil : query.percentEncoded, query: query, headers: headers,
+            body: body,
             id: id, remoteAddress: remoteAddress)
     }
 

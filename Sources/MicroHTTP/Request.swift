@@ -45,10 +45,10 @@ public struct Request: Sendable {
     }
 
     init(method: HTTPMethod, path: String, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String, remoteAddress: String?) {
+        let rawQuery = query.isEmpty ? nil : query.percentEncoded
         self.init(
-            method: method, path: path, rawPath: nil, rawQuery: query.isEmpty ? nil : query.percentEncoded, query: query, headers: headers,
-            body: body,
-            id: id, remoteAddress: remoteAddress)
+            method: method, path: path, rawPath: nil, rawQuery: rawQuery, query: query, headers: headers, body: body, id: id,
+            remoteAddress: remoteAddress)
     }
 
     /// The server's: every field as received.

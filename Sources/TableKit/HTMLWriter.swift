@@ -164,6 +164,15 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
+        // Most row identifiers are a few digits: read from the small string's own bits, they need
+        // no copy to the stack and no loop.
+        if let digits = Self.smallDigits(segment) {
+            buffer.write(reserving: 8) { out in
+                UnsafeMutableRawPointer(out).storeBytes(of: digits.word, as: UInt64.self)
+                return digits.count
+            }
+            return
+        }
         let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
             buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) }
         }
@@ -171,6 +180,22 @@ public struct HTMLWriter: ~Copyable, Sendable {
             var segment = segment
             segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
         }
+    }
+
+    /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
+    /// string; nil otherwise. On 64-bit platforms a small string keeps its bytes in order in its
+    /// first word (bytes 0–7) and its second, whose top byte is `0xE0 | count` when every byte is
+    /// ASCII (a test holds this layout to what `utf8` reads).
+    @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
+        #if _pointerBitWidth(_64) && _endian(little)
+            let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+            let top = high &>> 56
+            let count = Int(top & 0x0F)
+            guard top & 0xF0 == 0xE0, count >= 1, count <= 8, ByteScan.nonDigits(low, count: count) == 0 else { return nil }
+            return (low, count)
+        #else
+            return nil
+        #endif
     }
 
     /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);

@@ -2,10 +2,10 @@ import Testing
 
 @testable import TableKit
 
-/// `HTMLWriter.pathSegment` reads a short identifier of digits from the small string's own bits.
-/// These tests hold that layout to what the string's `utf8` view reads, for every length and
-/// kind of string, so a toolchain that stored small strings differently would fail here first.
-@Suite struct SmallStringDigitsTests {
+/// `HTMLWriter.pathSegment` and `text` read short strings from the small string's own bits. These
+/// tests hold that layout to what the string's `utf8` view reads, for every length and kind of
+/// string, so a toolchain that stored small strings differently would fail here first.
+@Suite struct SmallStringTests {
     /// Strings of every length up to 20, made at run time and from literals, digits or not,
     /// ASCII or not, small and native.
     static var strings: [String] {
@@ -53,6 +53,41 @@ import Testing
                 slow.withUnsafeMutableBufferPointer { HTMLWriter.writePathSegment(source, into: $0.baseAddress!) }
             }
             #expect(html.string == "<" + String(decoding: slow[..<count], as: UTF8.self) + ">", "\(Array(string.utf8))")
+        }
+    }
+
+    /// Texts of every length up to 20 with each byte an escaper looks at in every position.
+    static var texts: [String] {
+        var texts: [String] = ["", "Writer", "Designer", "Person 12", "Person 1234567", "Person 12345678"]
+        for count in 0...20 {
+            let plain = String((0..<count).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+            texts.append(plain)
+            for position in 0..<count {
+                for other in ["&", "<", ">", "\"", "'", "\t", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{85}", "\u{FFFF}", " ", "~"] {
+                    var characters = Array(plain)
+                    characters[position] = Character(other)
+                    texts.append(String(characters))
+                }
+            }
+        }
+        return texts
+    }
+
+    @Test func shortTextsAreWrittenAsTheEscaperWritesThem() {
+        for text in Self.texts {
+            var html = HTMLWriter()
+            html.raw("<")
+            html.text(text)
+            html.raw(">")
+            let bytes = Array(text.utf8)
+            var escaped = [UInt8](repeating: 0, count: bytes.count * 6 + 16)
+            let count = bytes.withUnsafeBufferPointer { source in
+                escaped.withUnsafeMutableBufferPointer { HTMLWriter.escape(source, into: $0.baseAddress!) }
+            }
+            #expect(html.string == "<" + String(decoding: escaped[..<count], as: UTF8.self) + ">", "\(bytes)")
+            // The short cut takes exactly the small ASCII texts with nothing to escape.
+            let clean = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
+            #expect((HTMLWriter.cleanSmallASCII(text) != nil) == clean, "\(bytes)")
         }
     }
 }

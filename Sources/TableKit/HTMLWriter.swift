@@ -87,7 +87,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
     @inlinable public mutating func text(_ text: String) {
         // A short ASCII text with nothing to escape (a name, a role) is stored from the small
         // string's own bits: no copy of it to the stack and no call to the escaper.
-        if let small = HTMLWriter.cleanSmallASCII(text) {
+        if let small = ByteScan.cleanSmallASCII(text, flags: .html) {
             buffer.write(reserving: 16) { out in
                 ByteScan.store(small.low, at: out)
                 ByteScan.store(small.high, at: out + 8)
@@ -190,28 +190,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
             var segment = segment
             segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
         }
-    }
-
-    /// `string`'s two words and its byte count when it is a small ASCII string (up to 15 bytes)
-    /// with nothing to escape; nil otherwise. The words hold the bytes in order, then the
-    /// discriminator (see ``smallDigits(_:)``); the byte count is what to keep of them.
-    @inlinable @inline(__always) static func cleanSmallASCII(_ string: String) -> (low: UInt64, high: UInt64, count: Int)? {
-        #if _pointerBitWidth(_64) && _endian(little)
-            let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-            let top = high &>> 56
-            let count = Int(top & 0x0F)
-            guard top & 0xF0 == 0xE0, count > 0 else { return nil }
-            // Only the lowest flagged byte of a word is exact: with none among the text's bytes,
-            // none of them is flagged (the discriminator's byte is above them).
-            if count <= 8 {
-                guard ByteScan.htmlMask(low) & ByteScan.lowBytes(count) == 0 else { return nil }
-            } else {
-                guard ByteScan.htmlMask(low) == 0, ByteScan.htmlMask(high) & ByteScan.lowBytes(count &- 8) == 0 else { return nil }
-            }
-            return (low, high, count)
-        #else
-            return nil
-        #endif
     }
 
     /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small

@@ -58,4 +58,27 @@ import Testing
             }
         }
     }
+
+    /// `string(after:_:)` stores a small ASCII value with nothing to escape from the string's own
+    /// words: every short value, with each piece in every position, comes out as the loop writes it.
+    @Test func shortValuesAfterTheirKeyAreWrittenAsACodePointLoopWould() {
+        let syntaxes: [StaticString] = [",", ",\"role\":", ",\"a-long-key-12\":"]
+        for length in 0...17 {
+            let plain = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+            var values = [plain]
+            for position in 0..<length {
+                for piece in Self.pieces {
+                    values.append(String(plain.prefix(position)) + piece + String(plain.dropFirst(position + 1)))
+                }
+            }
+            for value in values {
+                for syntax in syntaxes {
+                    var json = JSONWriter()
+                    json.string(after: syntax, value)
+                    let expected = Array(syntax.description.utf8) + Self.reference(value)
+                    #expect(json.takeBytes() == expected, "\(value.debugDescription) after \(syntax)")
+                }
+            }
+        }
+    }
 }

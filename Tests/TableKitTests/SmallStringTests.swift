@@ -63,7 +63,7 @@ import Testing
             let plain = String((0..<count).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
             texts.append(plain)
             for position in 0..<count {
-                for other in ["&", "<", ">", "\"", "'", "\t", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{85}", "\u{FFFF}", " ", "~"] {
+                for other in ["&", "<", ">", "\"", "'", "\\", "\t", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{85}", "\u{FFFF}", " ", "~"] {
                     var characters = Array(plain)
                     characters[position] = Character(other)
                     texts.append(String(characters))
@@ -87,7 +87,9 @@ import Testing
             #expect(html.string == "<" + String(decoding: escaped[..<count], as: UTF8.self) + ">", "\(bytes)")
             // The short cut takes exactly the small ASCII texts with nothing to escape.
             let clean = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
-            #expect((HTMLWriter.cleanSmallASCII(text) != nil) == clean, "\(bytes)")
+            #expect((ByteScan.cleanSmallASCII(text, flags: .html) != nil) == clean, "\(bytes)")
+            let cleanForJSON = clean && !bytes.contains(UInt8(ascii: "\\"))
+            #expect((ByteScan.cleanSmallASCII(text, flags: .json) != nil) == cleanForJSON, "\(bytes)")
         }
     }
 }

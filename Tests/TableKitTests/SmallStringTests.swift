@@ -42,17 +42,28 @@ import Testing
         }
     }
 
+    /// What `write` appends to a fresh writer, between two markers (what follows must land right
+    /// after it, whatever the short cut stored past its bytes).
+    static func appended(_ write: (inout HTMLWriter) -> Void) -> String {
+        var html = HTMLWriter()
+        html.raw("<")
+        write(&html)
+        html.raw(">")
+        return html.string
+    }
+
+    /// What `writer` writes for `bytes` given `room` bytes to write into: the path without the short cuts.
+    static func direct(_ bytes: [UInt8], room: Int, _ writer: (UnsafeBufferPointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Int) -> String {
+        var out = [UInt8](repeating: 0, count: max(1, room))
+        let count = bytes.withUnsafeBufferPointer { source in out.withUnsafeMutableBufferPointer { writer(source, $0.baseAddress!) } }
+        return String(decoding: out[..<count], as: UTF8.self)
+    }
+
     @Test func pathSegmentsWriteTheSameWithOrWithoutTheShortCut() {
         for string in Self.strings {
-            var html = HTMLWriter()
-            html.raw("<")
-            html.pathSegment(string)
-            html.raw(">")
-            var slow = [UInt8](repeating: 0, count: max(1, string.utf8.count * 3))
-            let count = Array(string.utf8).withUnsafeBufferPointer { source in
-                slow.withUnsafeMutableBufferPointer { HTMLWriter.writePathSegment(source, into: $0.baseAddress!) }
-            }
-            #expect(html.string == "<" + String(decoding: slow[..<count], as: UTF8.self) + ">", "\(Array(string.utf8))")
+            let bytes = Array(string.utf8)
+            let expected = Self.direct(bytes, room: bytes.count * 3, HTMLWriter.writePathSegment)
+            #expect(Self.appended { $0.pathSegment(string) } == "<" + expected + ">", "\(bytes)")
         }
     }
 
@@ -75,16 +86,8 @@ import Testing
 
     @Test func shortTextsAreWrittenAsTheEscaperWritesThem() {
         for text in Self.texts {
-            var html = HTMLWriter()
-            html.raw("<")
-            html.text(text)
-            html.raw(">")
             let bytes = Array(text.utf8)
-            var escaped = [UInt8](repeating: 0, count: bytes.count * 6 + 16)
-            let count = bytes.withUnsafeBufferPointer { source in
-                escaped.withUnsafeMutableBufferPointer { HTMLWriter.escape(source, into: $0.baseAddress!) }
-            }
-            #expect(html.string == "<" + String(decoding: escaped[..<count], as: UTF8.self) + ">", "\(bytes)")
+            #expect(Self.appended { $0.text(text) } == "<" + Self.direct(bytes, room: bytes.count * 6 + 16, HTMLWriter.escape) + ">", "\(bytes)")
             // The short cut takes exactly the small ASCII texts with nothing to escape.
             let clean = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
             #expect((ByteScan.cleanSmallASCII(text, flags: .html) != nil) == clean, "\(bytes)")

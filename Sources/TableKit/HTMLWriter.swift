@@ -87,7 +87,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
     @inlinable public mutating func text(_ text: String) {
         // A short ASCII text with nothing to escape (a name, a role) is stored from the small
         // string's own bits: no copy of it to the stack and no call to the escaper.
-        if let small = ByteScan.cleanSmallASCII(text, flags: .html) {
+        if let small = ByteScan.smallCleanHTMLText(text) {
             buffer.write(reserving: 16) { out in
                 ByteScan.store(small.low, at: out)
                 ByteScan.store(small.high, at: out + 8)
@@ -193,19 +193,10 @@ public struct HTMLWriter: ~Copyable, Sendable {
     }
 
     /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
-    /// string; nil otherwise. On 64-bit platforms a small string keeps its bytes in order in its
-    /// first word (bytes 0–7) and its second, whose top byte is `0xE0 | count` when every byte is
-    /// ASCII (a test holds this layout to what `utf8` reads).
+    /// string (``ByteScan/smallASCII(_:)``); nil otherwise.
     @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
-        #if _pointerBitWidth(_64) && _endian(little)
-            let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-            let top = high &>> 56
-            let count = Int(top & 0x0F)
-            guard top & 0xF0 == 0xE0, count >= 1, count <= 8, ByteScan.nonDigits(low, count: count) == 0 else { return nil }
-            return (low, count)
-        #else
-            return nil
-        #endif
+        guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
+        return (small.low, small.count)
     }
 
     /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);

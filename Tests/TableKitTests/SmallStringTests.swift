@@ -27,6 +27,23 @@ import Testing
         return strings
     }
 
+    /// Every ASCII string of 1 to 15 bytes made at run time is small: its two words hold exactly
+    /// its bytes. Anything else is not read this way.
+    @Test func smallASCIIStringsAreExactlyTheirBytes() {
+        for string in Self.strings + Self.texts {
+            let bytes = Array(string.utf8)
+            let expected = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 < 0x80 }
+            guard let small = ByteScan.smallASCII(string) else {
+                #expect(!expected, "\(bytes) not read as small ASCII")
+                continue
+            }
+            #expect(expected, "\(bytes) read as small ASCII")
+            #expect(small.count == bytes.count)
+            let read = (0..<small.count).map { UInt8(truncatingIfNeeded: ($0 < 8 ? small.low : small.high) >> UInt64(8 * ($0 % 8))) }
+            #expect(read == bytes, "\(bytes)")
+        }
+    }
+
     @Test func smallDigitsAreExactlyTheStringsBytes() {
         for string in Self.strings {
             let bytes = Array(string.utf8)
@@ -90,9 +107,7 @@ import Testing
             #expect(Self.appended { $0.text(text) } == "<" + Self.direct(bytes, room: bytes.count * 6 + 16, HTMLWriter.escape) + ">", "\(bytes)")
             // The short cut takes exactly the small ASCII texts with nothing to escape.
             let clean = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
-            #expect((ByteScan.cleanSmallASCII(text, flags: .html) != nil) == clean, "\(bytes)")
-            let cleanForJSON = clean && !bytes.contains(UInt8(ascii: "\\"))
-            #expect((ByteScan.cleanSmallASCII(text, flags: .json) != nil) == cleanForJSON, "\(bytes)")
+            #expect((ByteScan.smallCleanHTMLText(text) != nil) == clean, "\(bytes)")
         }
     }
 }

@@ -25,7 +25,6 @@ Benchmarks/tools/ceiling-check.sh "$cellar" >/dev/null || {
     echo "the ceiling server no longer writes this Cellar's responses (Benchmarks/tools/ceiling-check.sh $cellar): update Benchmarks/ceiling/server.c" >&2
     exit 1
 }
-ticks=$(getconf CLK_TCK)
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; true' EXIT
 
@@ -38,41 +37,32 @@ endpoints=(
     "json-10000|/api/people?limit=10000|/listbench.json?limit=10000"
 )
 
-# One measurement: starts $2 (a binary), loads $3 (a path), prints "req/s user-µs system-µs".
+# One measurement: starts $2 (a binary), warms it up, loads $3 (a path) for $seconds with
+# cpu-per-request.sh, and prints "req/s user-µs system-µs".
 measure() {
-    local name=$1 binary=$2 path=$3 ready=/healthz
+    local name=$1 binary=$2 path=$3 ready=/healthz result
     [ "$name" = c-mhd ] && ready=/hello
     HOST=127.0.0.1 PORT=$port taskset -c 1 "$binary" serve >/dev/null 2>&1 &
     server=$!
     for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.1; done
     taskset -c 0 wrk -t1 -c4 -d1s "http://127.0.0.1:$port$path" >/dev/null
-    local before after out
-    before=$(sed 's/^.*) //' "/proc/$server/stat" | awk '{print $12, $13}')
-    out=$(taskset -c 0 wrk -t1 -c32 -d"${seconds}s" "http://127.0.0.1:$port$path")
-    after=$(sed 's/^.*) //' "/proc/$server/stat" | awk '{print $12, $13}')
+    # "URL  N req/s  user U µs  sys S µs per request"
+    result=$(Benchmarks/tools/cpu-per-request.sh "$server" "http://127.0.0.1:$port$path" "$seconds" | awk '{print $2, $5, $8}')
     kill "$server"
     wait "$server" 2>/dev/null || true
     server=
-    awk -v b="$before" -v a="$after" -v hz="$ticks" '
-        /requests in/ { n = $1 }
-        /Requests\/sec/ { rps = $2 }
-        END {
-            split(b, x, " "); split(a, y, " ")
-            if (n == 0) { print "0 0 0"; exit }
-            printf "%.0f %.2f %.2f\n", rps, (y[1] - x[1]) / hz / n * 1e6, (y[2] - x[2]) / hz / n * 1e6
-        }' <<<"$out"
+    echo "$result"
 }
 
-declare -A samples
+declare -A binaries=([c-mhd]=$cmhd [ceiling]=$ceiling [cellar]=$cellar)
+declare -A samples rps
 for round in $(seq "$rounds"); do
     for entry in "${endpoints[@]}"; do
         IFS='|' read -r endpoint peer_path path <<<"$entry"
         for name in c-mhd ceiling cellar; do
-            case $name in
-                c-mhd) result=$(measure c-mhd "$cmhd" "$peer_path") ;;
-                ceiling) result=$(measure ceiling "$ceiling" "$path") ;;
-                cellar) result=$(measure cellar "$cellar" "$path") ;;
-            esac
+            target=$path
+            [ "$name" = c-mhd ] && target=$peer_path
+            result=$(measure "$name" "${binaries[$name]}" "$target")
             echo "round $round  $endpoint  $name  $result" >&2
             samples[$endpoint/$name]="${samples[$endpoint/$name]:-}${result};"
         done
@@ -81,6 +71,7 @@ done
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 column() { tr ';' '\n' | sed '/^$/d' | awk -v c="$1" '{print $c}' | tr '\n' ' '; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "—" }'; }
 echo
 echo "Medians of $rounds rounds, ${seconds} s each (req/s; user + system µs a request):"
 echo
@@ -89,7 +80,7 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for entry in "${endpoints[@]}"; do
     IFS='|' read -r endpoint _ _ <<<"$entry"
     row="| $endpoint"
-    declare -A rps=()
+    rps=()
     for name in c-mhd ceiling cellar; do
         s=${samples[$endpoint/$name]}
         rps[$name]=$(column 1 <<<"$s" | median)
@@ -97,6 +88,5 @@ for entry in "${endpoints[@]}"; do
         system=$(column 3 <<<"$s" | median)
         row="$row | ${rps[$name]} ($user + $system µs)"
     done
-    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "—" }'; }
     echo "$row | $(ratio "${rps[cellar]}" "${rps[c-mhd]}") | $(ratio "${rps[ceiling]}" "${rps[c-mhd]}") | $(ratio "${rps[cellar]}" "${rps[ceiling]}") |"
 done

@@ -95,10 +95,27 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         // The byte count is known without a scan, and most names differ in length: every
         // response checks each default header against its own fields.
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in zip(left, right).allSatisfy { $0 == $1 || lowercase($0) == lowercase($1) } }
+        // A native string's own bytes, borrowed: `withUTF8` needs a `var`, a copy of each string.
+        let equal = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in namesEqual(left, right) }
+        }
+        if let equal, let equal { return equal }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { $0 == $1 || lowercase($0) == lowercase($1) }
+    }
+
+    /// Whether two names' bytes are equal ignoring ASCII case.
+    static func namesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        for index in left.indices where left[index] != right[index] && lowercase(left[index]) != lowercase(right[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// Calls `body` with each field in order, lent where it is stored: no copy of the strings.
+    func forEachField(_ body: (borrowing String, borrowing String) throws -> Void) rethrows {
+        try fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices { try body(fields[index].name, fields[index].value) }
         }
     }
 

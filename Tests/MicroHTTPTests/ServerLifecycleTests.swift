@@ -102,6 +102,43 @@ import Testing
         }
     }
 
+    /// Responses answered while the server stops close their connection, and say so once, even
+    /// when the handler said it too.
+    @Test func responsesAnsweredWhileStoppingSayConnectionClose() throws {
+        let stopping = Flag()
+        var router = Router()
+        router.get("/wait") { _ in
+            _ = stopping.wait(timeout: .seconds(10))
+            usleep(100_000)  // the stop has begun
+            return .text("late")
+        }
+        router.get("/wait-own") { _ in
+            _ = stopping.wait(timeout: .seconds(10))
+            usleep(100_000)
+            return Response(status: .ok, headers: ["connection": "close"], body: .bytes(Array("own".utf8)))
+        }
+        let server = Server(configuration: ServerConfiguration(port: 0, threads: 2), responder: router, logger: Self.logger)
+        try server.start()
+        let plain = try TestHTTPClient(port: server.port)
+        let own = try TestHTTPClient(port: server.port)
+        try plain.sendRaw(TestHTTPClient.requestBytes("GET", "/wait"))
+        try own.sendRaw(TestHTTPClient.requestBytes("GET", "/wait-own"))
+        usleep(50_000)
+        let stopped = Flag()
+        Thread {
+            stopping.raise()
+            server.stop(gracePeriod: .seconds(10))
+            stopped.raise()
+        }.start()
+        let late = try plain.readResponse()
+        #expect(late.text == "late")
+        #expect(late.headers.values(for: "Connection") == ["close"])
+        let ownClose = try own.readResponse()
+        #expect(ownClose.text == "own")
+        #expect(ownClose.headers.values(for: "Connection").map { $0.lowercased() } == ["close"])
+        #expect(stopped.wait(timeout: .seconds(10)))
+    }
+
     @Test func connectionLimitsStillApply() throws {
         var router = Router()
         router.get("/hello") { _ in .text("hello") }

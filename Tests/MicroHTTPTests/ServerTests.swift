@@ -72,6 +72,37 @@ struct Boom: Error, CustomStringConvertible {
         }
     }
 
+    @Test func aHandlersFieldsMeetTheDefaultsByNameInAnyCase() throws {
+        // 70 defaults: the 65th and later are checked by name, not by the pass's bits.
+        var defaults = ServerConfiguration.securityHeaders
+        for index in 0..<67 { defaults.add(name: "X-Default-\(index)", value: "d\(index)") }
+        var router = Router()
+        router.get("/own") { _ in
+            Response(
+                status: .ok,
+                headers: HTTPHeaders([
+                    ("content-security-policy", "default-src 'none'"), ("X-DEFAULT-0", "own 0"), ("x-default-66", "own 66"),
+                    // Framing is libmicrohttpd's: a handler's value (in any case) is not sent.
+                    ("content-LENGTH", "999"), ("Transfer-encoding", "gzip"), ("X-Content-Type-Option", "one short"),
+                ]), body: .bytes(Array("four".utf8)))
+        }
+        try withServer(router, configuration: ServerConfiguration(port: 0, threads: 2, defaultHeaders: defaults)) { server in
+            let response = try fetch(server, "/own")
+            #expect(response.status == 200)
+            #expect(response.text == "four")
+            #expect(response.headers.values(for: "Content-Length") == ["4"])
+            #expect(response.headers.values(for: "Transfer-Encoding") == [])
+            #expect(response.headers.values(for: "Content-Security-Policy") == ["default-src 'none'"])
+            #expect(response.headers.values(for: "X-Default-0") == ["own 0"])
+            #expect(response.headers.values(for: "X-Default-66") == ["own 66"])
+            #expect(response.headers.values(for: "X-Default-1") == ["d1"])
+            #expect(response.headers.values(for: "X-Default-65") == ["d65"])
+            // A name one letter short of a default's is another field: both go out.
+            #expect(response.headers.values(for: "X-Content-Type-Options") == ["nosniff"])
+            #expect(response.headers.values(for: "X-Content-Type-Option") == ["one short"])
+        }
+    }
+
     @Test func handlerCannotInjectHeaders() throws {
         try withServer(Self.router()) { server in
             let response = try fetch(server, "/inject")

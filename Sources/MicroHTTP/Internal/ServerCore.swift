@@ -26,7 +26,7 @@ final class ServerCore: Sendable {
     /// Set when the server stops: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
     /// ``ServerConfiguration/defaultHeaders`` as C strings, made once: they go on every response.
-    let defaultHeaders: [CHeader]
+    let defaultHeaders: DefaultHeaders
     /// The last message libmicrohttpd logged (used to explain a failed start).
     let lastDaemonMessage = Locked<String?>(nil)
     /// The request-head deadline; nil when ``ServerConfiguration/headerTimeout`` is 0.
@@ -41,7 +41,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         self.observer = observer
         self.accessLog = accessLog
-        defaultHeaders = configuration.defaultHeaders.map { CHeader(name: $0.name, value: $0.value) }
+        defaultHeaders = DefaultHeaders(configuration.defaultHeaders)
         self.renderError = configuration.errorRenderer ?? ErrorPage.render
         self.headWatchdog = configuration.headerTimeout > 0 ? HeadWatchdog(timeout: .seconds(configuration.headerTimeout)) : nil
     }
@@ -200,18 +200,22 @@ final class ServerCore: Sendable {
             return .NO
         }
         defer { MHD_destroy_response(handle) }
-        for (name, value) in response.headers where !Self.isFramingHeader(name) {
+        // One pass over the response's own fields, each lent where it is stored: it goes to
+        // libmicrohttpd (but framing, which libmicrohttpd writes), and keeps off a default header
+        // or `Connection: close` of the same name.
+        var overridden = DefaultHeaders.Overridden()
+        response.headers.forEachField { name, value in
+            let kind = defaultHeaders.classify(name, into: &overridden)
+            guard kind != .framing else { return }
             // `withCString` lends a native string's own bytes; passing the String itself made a copy of each.
             let added = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
             if added == .NO {
-                logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(name)"])
+                logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(copy name)"])
             }
         }
-        for header in defaultHeaders where !response.headers.contains(header.name) {
-            _ = MHD_add_response_header(handle, header.cName, header.cValue)
-        }
+        defaultHeaders.add(to: handle, except: overridden, response: response.headers)
         _ = request.id.withCString { MHD_add_response_header(handle, "X-Request-ID", $0) }
-        if draining.load(ordering: .relaxed) && !response.headers.contains("Connection") {
+        if draining.load(ordering: .relaxed) && !overridden.connection {
             _ = MHD_add_response_header(handle, "Connection", "close")
         }
         context.status = response.status
@@ -274,11 +278,6 @@ final class ServerCore: Sendable {
         return nil
     }
 
-    /// libmicrohttpd writes `Content-Length`, `Transfer-Encoding` and framing itself.
-    private static func isFramingHeader(_ name: String) -> Bool {
-        HTTPHeaders.namesEqual(name, "Content-Length") || HTTPHeaders.namesEqual(name, "Transfer-Encoding")
-    }
-
     private static func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
@@ -292,17 +291,97 @@ final class ServerCore: Sendable {
     }
 }
 
+/// The headers that go on every response unless it sets them itself, as C strings made once with
+/// the server's core, and what a response's field names are checked against.
+final class DefaultHeaders: Sendable {
+    /// What a response's field names turned out to be: bit `i` is set when the response sets the
+    /// `i`th default header itself (the 65th and later are looked up by name instead).
+    struct Overridden {
+        var bits: UInt64 = 0
+        var connection = false
+    }
+
+    enum Kind {
+        /// `Content-Length` or `Transfer-Encoding`: libmicrohttpd writes framing itself.
+        case framing
+        case other
+    }
+
+    private let headers: [CHeader]
+    /// The longest default header name: a longer field name is none of them.
+    private let longestName: Int
+
+    init(_ fields: HTTPHeaders) {
+        var headers: [CHeader] = []
+        for (name, value) in fields { headers.append(CHeader(name: name, value: value)) }
+        self.headers = headers
+        longestName = headers.map(\.nameLength).max() ?? 0
+    }
+
+    /// Whether `name` is a framing header, noting in `overridden` the defaults it replaces.
+    func classify(_ name: borrowing String, into overridden: inout Overridden) -> Kind {
+        if let kind = name.utf8.withContiguousStorageIfAvailable({ classify($0, into: &overridden) }) { return kind }
+        return Array(name.utf8).withUnsafeBufferPointer { classify($0, into: &overridden) }
+    }
+
+    private func classify(_ name: UnsafeBufferPointer<UInt8>, into overridden: inout Overridden) -> Kind {
+        switch name.count {
+        case 10 where HTTPHeaders.namesEqual(name, Self.connection): overridden.connection = true
+        case 14 where HTTPHeaders.namesEqual(name, Self.contentLength), 17 where HTTPHeaders.namesEqual(name, Self.transferEncoding):
+            return .framing
+        default: break
+        }
+        guard name.count <= longestName else { return .other }
+        headers.withUnsafeBufferPointer { headers in
+            for index in 0..<min(headers.count, 64) where headers[index].nameLength == name.count && headers[index].hasName(name) {
+                overridden.bits |= 1 << UInt64(index)
+            }
+        }
+        return .other
+    }
+
+    /// Adds every default header that `overridden` (or, past the 64th, `response`) does not set.
+    func add(to handle: OpaquePointer, except overridden: Overridden, response: HTTPHeaders) {
+        headers.withUnsafeBufferPointer { headers in
+            for index in headers.indices {
+                let header = headers[index]
+                let isOverridden = index < 64 ? overridden.bits & (1 << UInt64(index)) != 0 : response.contains(header.name)
+                if !isOverridden { _ = MHD_add_response_header(handle, header.cName, header.cValue) }
+            }
+        }
+    }
+
+    private static let connection = Array("Connection".utf8)
+    private static let contentLength = Array("Content-Length".utf8)
+    private static let transferEncoding = Array("Transfer-Encoding".utf8)
+}
+
+extension HTTPHeaders {
+    static func namesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: [UInt8]) -> Bool {
+        right.withUnsafeBufferPointer { namesEqual(left, $0) }
+    }
+}
+
 /// A header field as C strings, for headers that go on every response: made once with the
 /// server's core and freed with it.
 final class CHeader: Sendable {
     let name: String
+    let nameLength: Int
     nonisolated(unsafe) let cName: UnsafeMutablePointer<CChar>
     nonisolated(unsafe) let cValue: UnsafeMutablePointer<CChar>
 
     init(name: String, value: String) {
         self.name = name
+        nameLength = name.utf8.count
         cName = strdup(name)
         cValue = strdup(value)
+    }
+
+    /// Whether `name` is this header's name, ignoring ASCII case.
+    func hasName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        cName.withMemoryRebound(to: UInt8.self, capacity: nameLength) {
+            HTTPHeaders.namesEqual(UnsafeBufferPointer(start: $0, count: nameLength), name)
+        }
     }
 
     deinit {

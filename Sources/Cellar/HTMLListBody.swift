@@ -77,7 +77,7 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: controller.title, currentPath: route.path, into: &html, listName: String(route.path.dropFirst()),
+            title: controller.title, currentPath: route.path, into: &html, listName: route.listName,
             infiniteScroll: route.infiniteScroll)
         html.element("h1", text: controller.title)
         html.raw("\n")

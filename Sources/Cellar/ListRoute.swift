@@ -17,6 +17,8 @@ public struct ListRoute: Sendable {
     /// Whether rows link to a detail route at `path/:id`.
     public let hasDetail: Bool
     let makeController: ControllerFactory
+    /// The path without its `/` (`people`), the page's `data-list`: made once, not per page.
+    let listName: String
 
     public init(
         path: String, title: String, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
@@ -29,6 +31,7 @@ public struct ListRoute: Sendable {
         self.paging = paging
         self.infiniteScroll = infiniteScroll
         self.makeController = makeController
+        listName = String(path.dropFirst())
     }
 
     /// `/people` → "People".

@@ -124,14 +124,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     private static func sanitisedValue(_ value: String) -> String {
-        var copy = value
-        if copy.withUTF8(isCleanValue) { return value }
+        // The string's own bytes, borrowed (`withUTF8` needs a `var`: a copy of the string).
+        let clean = value.utf8.withContiguousStorageIfAvailable(isCleanValue) ?? value.utf8.allSatisfy(isFieldValueByte)
+        if clean { return value }
         return String(decoding: value.utf8.filter(isFieldValueByte), as: UTF8.self)
     }
 
     private static func sanitisedName(_ name: String) -> String {
-        var copy = name
-        if copy.withUTF8({ $0.allSatisfy(isTokenByte) }) { return name }
+        let clean = name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) } ?? name.utf8.allSatisfy(isTokenByte)
+        if clean { return name }
         return String(decoding: name.utf8.filter(isTokenByte), as: UTF8.self)
     }
 

@@ -9,19 +9,26 @@ struct PageLinks: Sendable {
 
     init(path: String, query: QueryItems, page: Page) {
         self.page = page
-        var query = query
-        query.set("offset", to: nil)
-        query.set("limit", to: nil)
-        query.set("fragment", to: nil)
         var prefix: [UInt8] = []
         prefix.reserveCapacity(path.utf8.count + 1)
         prefix.append(contentsOf: path.utf8)
         prefix.append(UInt8(ascii: "?"))
-        if !query.isEmpty {
+        // Most queries hold only paging items: then there is nothing to keep, and no copy of the
+        // items is made to remove them from.
+        if query.contains(where: { !Self.isPagingItem($0.name) }) {
+            var query = query
+            query.set("offset", to: nil)
+            query.set("limit", to: nil)
+            query.set("fragment", to: nil)
             prefix.append(contentsOf: query.percentEncoded.utf8)
             prefix.append(UInt8(ascii: "&"))
         }
         self.prefix = prefix
+    }
+
+    /// The items a page's links set themselves.
+    private static func isPagingItem(_ name: String) -> Bool {
+        name == "offset" || name == "limit" || name == "fragment"
     }
 
     /// The most bytes a URL holds after its prefix: `offset=` and `&limit=` with up to 20

@@ -122,6 +122,12 @@ import Testing
         let clampedPage = try Self.page("limit=9999", total: 2_000)
         let clamped = PageLinks(path: "/people", query: try QueryItems(parsing: "limit=9999"), page: clampedPage)
         #expect(clampedPage.nextOffset.map { clamped.url(offset: $0) } == "/people?offset=500&limit=500")
+        // Only paging items, repeated: nothing is kept.
+        let pagingOnly = PageLinks(path: "/people", query: try QueryItems(parsing: "offset=5&limit=10&fragment=rows&limit=3"), page: firstPage)
+        #expect(pagingOnly.url(offset: 0) == "/people?offset=0&limit=50")
+        // One other item among them keeps its place and its encoding.
+        let mixed = PageLinks(path: "/people", query: try QueryItems(parsing: "offset=5&q=%3Cb%3E&limit=10"), page: firstPage)
+        #expect(mixed.url(offset: 0) == "/people?q=%3Cb%3E&offset=0&limit=50")
     }
 
     /// The bytes the pages write their links from (`withURL`), spelled out: for short prefixes

@@ -325,19 +325,20 @@ final class DefaultHeaders: Sendable {
     }
 
     private func classify(_ name: UnsafeBufferPointer<UInt8>, into overridden: inout Overridden) -> Kind {
+        var kind = Kind.other
         switch name.count {
         case 10 where HTTPHeaders.namesEqual(name, Self.connection): overridden.connection = true
         case 14 where HTTPHeaders.namesEqual(name, Self.contentLength), 17 where HTTPHeaders.namesEqual(name, Self.transferEncoding):
-            return .framing
+            kind = .framing
         default: break
         }
-        guard name.count <= longestName else { return .other }
+        guard name.count <= longestName else { return kind }
         headers.withUnsafeBufferPointer { headers in
             for index in 0..<min(headers.count, 64) where headers[index].nameLength == name.count && headers[index].hasName(name) {
                 overridden.bits |= 1 << UInt64(index)
             }
         }
-        return .other
+        return kind
     }
 
     /// Adds every default header that `overridden` (or, past the 64th, `response`) does not set.

@@ -31,8 +31,18 @@ public struct ServerConfiguration: Sendable {
     /// byte a second (slowloris) is never cut by it. A connection over this deadline is closed, checked
     /// about four times per timeout. An idle keep-alive connection counts as waiting for a head too.
     public var headerTimeout: Int
-    /// Memory per connection for the request line, headers and buffers, in bytes; a request whose head does not fit gets 414 or 431.
+    /// Memory per connection for the request line, headers and buffers, in bytes. It bounds the
+    /// request heads accepted to a quarter of it (``largestRequestHead``); a larger head gets 431.
     public var connectionMemoryLimit: Int
+    /// The largest request head accepted (request line and header fields), in bytes: a quarter of
+    /// ``connectionMemoryLimit``, 8 KiB by default (Tomcat's default; nginx allows 8 KiB a line).
+    /// A larger head is answered 431 and the connection closed.
+    ///
+    /// libmicrohttpd keeps the head and the response's head in the same memory. It accepts heads up
+    /// to about half of it, but a head near that size leaves no room for a response head of a few
+    /// hundred bytes, and libmicrohttpd then closes the connection without any answer; a long query
+    /// does the same through the `Link` header that repeats it. A quarter leaves room for both.
+    public var largestRequestHead: Int { connectionMemoryLimit / 4 }
     /// The largest request body accepted, in bytes; a larger one gets 413 (the rest of it is read and discarded, not stored).
     public var maxBodySize: Int
     /// Bytes libmicrohttpd asks a streamed body for at a time (and the size of its send buffer per stream).

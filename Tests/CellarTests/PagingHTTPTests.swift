@@ -156,9 +156,10 @@ extension CellarHTTPTests {
             }
         }
 
-        @Test func tenKilobytesOfDigitsAreClampedNotACrash() throws {
+        @Test func kilobytesOfDigitsAreClampedNotACrash() throws {
             let server = try TestServer.showcase()
-            let digits = String(repeating: "9", count: 10 * 1024)
+            // 3 KiB each, so that two fit in a request head (8 KiB at most; a larger one gets 431, see RequestHeadSizeTests).
+            let digits = String(repeating: "9", count: 3 * 1024)
             let offset = try server.list("/people.json?offset=\(digits)")
             #expect(offset.rows.isEmpty)
             #expect(offset.meta.offset == 300)

@@ -171,6 +171,29 @@ public final class TestHTTPClient {
         return head
     }
 
+    /// Every byte received until the server closes the connection, after what is already buffered.
+    ///
+    /// - Throws: ``TestHTTPClientError/timedOut`` when it is still open after `timeout`.
+    public func readUntilClosed(timeout: Duration) throws -> [UInt8] {
+        var received = Array(buffer)
+        buffer.removeAll()
+        guard !descriptorClosed else { return received }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollDescriptor, 1, 50) > 0 else { continue }
+            var scratch = [UInt8](repeating: 0, count: 65536)
+            let count = recv(descriptor, &scratch, scratch.count, 0)
+            if count > 0 {
+                received += scratch[..<count]
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                isClosed = true
+                return received
+            }
+        }
+        throw TestHTTPClientError.timedOut
+    }
+
     /// Waits until the server closes the connection; true if it did within `timeout` (data received meanwhile is discarded).
     public func waitForClose(timeout: Duration) -> Bool {
         guard !descriptorClosed else { return true }

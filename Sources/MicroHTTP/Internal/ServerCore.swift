@@ -65,6 +65,10 @@ final class ServerCore: Sendable {
             if context.rawTarget.isEmpty { context.path = String(cString: url) }
             var head = cmhd_head_check()
             cmhd_check_head(connection, &head)
+            let headBytes = Self.headBytes(head, method: method, url: url, rawTarget: context.rawTarget, version: version)
+            if headBytes > configuration.largestRequestHead {
+                return answerHeadTooLarge(connection: connection, context: context, headBytes: headBytes)
+            }
             if let problem = Self.headProblem(head, version: version) {
                 // The framing or the target is ambiguous: answer now, and close (RFC 9112 §6.3).
                 return answer(connection: connection, context: context, error: HTTPError(.badRequest, problem, headers: ["Connection": "close"]))
@@ -144,6 +148,34 @@ final class ServerCore: Sendable {
         }
         context.route = request.annotations.route
         return queue(connection: connection, context: context, response: response, for: request)
+    }
+
+    /// The request head's size as sent: request line, header fields, and the empty line.
+    static func headBytes(
+        _ head: cmhd_head_check, method: UnsafePointer<CChar>, url: UnsafePointer<CChar>, rawTarget: [UInt8], version: UnsafePointer<CChar>?
+    ) -> Int {
+        let target = rawTarget.isEmpty ? strlen(url) : rawTarget.count
+        return strlen(method) + 1 + target + 1 + (version.map { strlen($0) } ?? 0) + 2 + head.field_bytes + 2
+    }
+
+    /// Answers a head over ``ServerConfiguration/largestRequestHead`` with 431 and closes: a short
+    /// plain-text answer with few headers, so that it fits in what the head left of the
+    /// connection's memory (the error page and the default headers might not).
+    private func answerHeadTooLarge(connection: OpaquePointer, context: RequestContext, headBytes: Int) -> MHD_Result {
+        context.phase = .answered
+        let message = "The request head is \(headBytes) bytes; this server accepts at most \(configuration.largestRequestHead).\n"
+        let handle = message.withCString { MHD_create_response_from_buffer(strlen($0), UnsafeMutableRawPointer(mutating: $0), .RESPMEM_MUST_COPY) }
+        guard let handle else {
+            logger.error("Could not create a response", metadata: ["request_id": "\(context.id)"])
+            return .NO
+        }
+        defer { MHD_destroy_response(handle) }
+        _ = MHD_add_response_header(handle, "Content-Type", "text/plain; charset=utf-8")
+        _ = MHD_add_response_header(handle, "X-Content-Type-Options", "nosniff")
+        _ = context.id.withCString { MHD_add_response_header(handle, "X-Request-ID", $0) }
+        _ = MHD_add_response_header(handle, "Connection", "close")
+        context.status = .requestHeaderFieldsTooLarge
+        return MHD_queue_response(connection, UInt32(HTTPStatus.requestHeaderFieldsTooLarge.code), handle)
     }
 
     /// Answers with an error before the body was read (the request is built from what is known).

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTestSupport
+import MicroHTTP
+import Testing
+
+/// Request heads near the connection's memory: each gets exactly one whole answer, never a closed
+/// connection without one (libmicrohttpd closes silently when the response head no longer fits).
+@Suite struct RequestHeadSizeTests {
+    /// Answers 200 with a header that repeats the query, as a list's `Link` header does, and a few more.
+    static let router: Router = {
+        var router = Router()
+        router.get("/echo") { request in
+            var response = Response.text("echo\n")
+            response.headers.add(
+                name: "Link", value: "</echo?\(request.rawQuery ?? "")>; rel=\"next\", </echo?\(request.rawQuery ?? "")>; rel=\"first\"")
+            response.headers.add(name: "Cache-Control", value: "no-cache")
+            response.headers.add(name: "Vary", value: "Accept, HX-Request")
+            return response
+        }
+        return router
+    }()
+
+    /// A request head of exactly `size` bytes: the query (`query` bytes of it) and an `X-Pad` field fill it.
+    static func head(size: Int, query: Int = 0) -> [UInt8] {
+        let line = "GET /echo" + (query > 0 ? "?q=" + String(repeating: "q", count: query) : "") + " HTTP/1.1\r\n"
+        let fixed = line.utf8.count + "Host: x\r\n".utf8.count + "X-Pad: \r\n".utf8.count + 2
+        precondition(size >= fixed, "a head of \(size) bytes cannot hold a query of \(query)")
+        return Array((line + "Host: x\r\nX-Pad: " + String(repeating: "p", count: size - fixed) + "\r\n\r\n").utf8)
+    }
+
+    /// Sends `bytes` on a new connection and reads until the server closes it or `timeout` passes.
+    static func exchange(_ bytes: [UInt8], port: Int, timeout: Duration = .seconds(5)) throws -> [UInt8] {
+        let client = try TestHTTPClient(port: port)
+        try client.sendRaw(bytes)
+        return try client.readUntilClosed(timeout: timeout)
+    }
+
+    /// How many responses the bytes hold (status lines at the start or after a blank line).
+    static func statusLines(_ bytes: [UInt8]) -> Int {
+        String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").count - 1
+    }
+
+    @Test(arguments: [32 * 1024, 16 * 1024])
+    func aHeadAtTheLimitIsAnsweredAndOneByteMoreGets431(memory: Int) throws {
+        let configuration = ServerConfiguration(port: 0, threads: 2, connectionMemoryLimit: memory)
+        let limit = configuration.largestRequestHead
+        #expect(limit == memory / 4)
+        try withServer(Self.router, configuration: configuration) { server in
+            // At the limit, with the query repeated twice in the response head.
+            for query in [0, limit / 2, limit - 100] {
+                let client = try TestHTTPClient(port: server.port)
+                try client.sendRaw(Self.head(size: limit, query: query))
+                let response = try client.readResponse()
+                #expect(response.status == 200, "query \(query)")
+                #expect(response.text == "echo\n")
+                #expect(response.headers["Link"]?.count ?? 0 > 2 * query)
+                // The connection stays open for the next request.
+                try client.sendRaw(Self.head(size: 200))
+                #expect(try client.readResponse().status == 200)
+            }
+            let over = try Self.exchange(Self.head(size: limit + 1), port: server.port)
+            let text = String(decoding: over, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 431 "), "\(text.prefix(80))")
+            #expect(Self.statusLines(over) == 1)
+            #expect(text.contains("\r\nConnection: close\r\n"))
+            #expect(text.contains("\r\nX-Request-ID: "))
+            #expect(text.hasSuffix("The request head is \(limit + 1) bytes; this server accepts at most \(limit).\n"))
+            #expect(try fetch(server, "/echo").status == 200)
+        }
+    }
+
+    /// Every size from a small head to half the connection's memory (where libmicrohttpd stops
+    /// reading and answers 431 itself), in the field or in the query: one whole answer each.
+    @Test func everyHeadUpToHalfTheMemoryGetsOneWholeAnswer() throws {
+        let configuration = ServerConfiguration(port: 0, threads: 2)
+        let limit = configuration.largestRequestHead
+        try withServer(Self.router, configuration: configuration) { server in
+            for size in stride(from: 200, through: configuration.connectionMemoryLimit / 2 - 400, by: 397) {
+                for query in [0, min(size - 60, limit - 100)] where query >= 0 {
+                    let bytes = try Self.exchange(
+                        Self.head(size: size, query: query) + Array("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                        port: server.port)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    if size <= limit {
+                        // Both pipelined requests are answered.
+                        #expect(text.hasPrefix("HTTP/1.1 200 ") && Self.statusLines(bytes) == 2, "\(size) bytes, query \(query): \(text.prefix(60))")
+                    } else {
+                        #expect(text.hasPrefix("HTTP/1.1 431 ") && Self.statusLines(bytes) == 1, "\(size) bytes, query \(query): \(text.prefix(60))")
+                    }
+                }
+            }
+        }
+    }
+}

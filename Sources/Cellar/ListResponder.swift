@@ -25,7 +25,13 @@ struct ListResponder: Sendable {
         headers.add(name: "Content-Type", value: format.contentType)
         headers.add(name: "Vary", value: "Accept, HX-Request")
         headers.add(name: "Cache-Control", value: "no-cache")
-        if route.paging != .unpaged { headers.add(name: "Link", value: links.header) }
+        if route.paging != .unpaged {
+            // Each link repeats the query: past a few kilobytes the header is left out (the page and
+            // the JSON carry the same links), or a query near the head limit would make a response
+            // head that no longer fits in the connection's memory.
+            let link = links.header
+            if link.utf8.count <= PageLinks.largestHeader { headers.add(name: "Link", value: link) }
+        }
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []

@@ -68,6 +68,9 @@ struct PageLinks: Sendable {
         return literal.utf8CodeUnitCount
     }
 
+    /// The longest `Link` header sent, in bytes; a longer one (a query of hundreds of bytes) is left out.
+    static let largestHeader = 2048
+
     /// The `Link` header: rel next and prev, and first.
     var header: String {
         String(unsafeUninitializedCapacity: 3 * (prefix.count + Self.suffixCapacity + Self.linkCapacity)) { buffer in

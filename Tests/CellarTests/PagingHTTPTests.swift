@@ -156,6 +156,24 @@ extension CellarHTTPTests {
             }
         }
 
+        /// Each link repeats the query: past `PageLinks.largestHeader` the header is left out, and the
+        /// page still answers (three copies of a query near the head limit did not fit the connection).
+        @Test func aLongQueryKeepsItsLinksInThePageButNotInTheHeader() throws {
+            let server = try TestServer.showcase()
+            for (length, inHeader) in [(600, true), (700, false), (8_000, false)] {
+                let query = String(repeating: "y", count: length)
+                let page = try server.get("/people?offset=10&limit=5&x=\(query)")
+                #expect(page.status == 200, "\(length)")
+                #expect(page.links.isEmpty == !inHeader, "\(length)")
+                #expect((page.headers["Link"]?.utf8.count ?? 0) <= 2048)
+                let next = try HTMLInspector.elements(page.body).first { $0.tag == "a" && $0.attributes["rel"] == "next" }
+                #expect(next?.attributes["href"]?.contains("x=\(query)") == true, "\(length)")
+                let json = try server.get("/people.json?offset=10&limit=5&x=\(query)")
+                #expect(json.status == 200)
+                #expect(json.links.isEmpty == !inHeader)
+            }
+        }
+
         @Test func kilobytesOfDigitsAreClampedNotACrash() throws {
             let server = try TestServer.showcase()
             // 3 KiB each, so that two fit in a request head (8 KiB at most; a larger one gets 431, see RequestHeadSizeTests).

@@ -69,6 +69,36 @@ import Testing
         }
     }
 
+    /// A handler's header fields larger than half the connection's memory cannot be sent: a 500
+    /// that says so, and the error logged, instead of a connection closed without an answer.
+    @Test func aResponseHeadTooLargeForTheConnectionGets500() throws {
+        var router = Router()
+        router.get("/wide") { request in
+            var response = Response.text("wide\n")
+            let size = Int(request.query["size"] ?? "") ?? 0
+            response.headers.add(name: "X-Wide", value: String(repeating: "w", count: size))
+            return response
+        }
+        let logs = LogRecorder()
+        try withServer(router, logs: logs) { server in
+            let fits = try fetch(server, "/wide?size=15000")
+            #expect(fits.status == 200)
+            #expect(fits.headers["X-Wide"]?.count == 15000)
+            let client = try TestHTTPClient(port: server.port)
+            // Over the bound, and far over what libmicrohttpd can send.
+            for size in [17_000, 40_000] {
+                try client.sendRaw(TestHTTPClient.requestBytes("GET", "/wide?size=\(size)"))
+                let refused = try client.readResponse()
+                #expect(refused.status == 500)
+                #expect(refused.headers["X-Wide"] == nil)
+            }
+            // The connection is kept.
+            try client.sendRaw(TestHTTPClient.requestBytes("GET", "/wide?size=10"))
+            #expect(try client.readResponse().status == 200)
+        }
+        #expect(logs.all.contains { $0.message == "Response head too large" && Int($0.metadata["bytes"] ?? "") ?? 0 > 17000 })
+    }
+
     /// Every size from a small head to half the connection's memory (where libmicrohttpd stops
     /// reading and answers 431 itself), in the field or in the query: one whole answer each.
     @Test func everyHeadUpToHalfTheMemoryGetsOneWholeAnswer() throws {

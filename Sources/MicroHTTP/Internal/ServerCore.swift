@@ -236,14 +236,29 @@ final class ServerCore: Sendable {
         // libmicrohttpd (but framing, which libmicrohttpd writes), and keeps off a default header
         // or `Connection: close` of the same name.
         var overridden = DefaultHeaders.Overridden()
+        var fieldBytes = 0
         response.headers.forEachField { name, value in
             let kind = defaultHeaders.classify(name, into: &overridden)
             guard kind != .framing else { return }
+            fieldBytes += name.utf8.count + value.utf8.count + 4
             // `withCString` lends a native string's own bytes; passing the String itself made a copy of each.
             let added = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
             if added == .NO {
                 logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(copy name)"])
             }
+        }
+        if fieldBytes > configuration.connectionMemoryLimit / 2 {
+            // libmicrohttpd would close the connection without an answer: the response head must fit
+            // in the connection's memory next to the request head (see largestRequestHead).
+            logger.error(
+                "Response head too large",
+                metadata: ["request_id": "\(request.id)", "bytes": "\(fieldBytes)", "path": "\(request.path)"])
+            context.streamedBytes = nil
+            context.bufferedBytes = 0
+            return queue(
+                connection: connection, context: context,
+                response: errorResponse(.internalServerError("The response could not be sent (request \(request.id))."), for: request),
+                for: request)
         }
         defaultHeaders.add(to: handle, except: overridden, response: response.headers)
         _ = request.id.withCString { MHD_add_response_header(handle, "X-Request-ID", $0) }

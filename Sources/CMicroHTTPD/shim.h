@@ -125,6 +125,8 @@ struct cmhd_head_check {
     size_t content_length_size;
     /// The bytes of the header fields as sent, each counted as `name: value` and CRLF.
     size_t field_bytes;
+    /// The number of header fields.
+    unsigned int field_count;
 };
 
 /// RFC 9110 §5.6.2 `tchar`: ALPHA, DIGIT and !#$%&'*+-.^_`|~ (one bit per byte value).
@@ -138,6 +140,7 @@ static inline enum MHD_Result cmhd_head_check_field(void *cls, enum MHD_ValueKin
     (void)kind;
     struct cmhd_head_check *check = (struct cmhd_head_check *)cls;
     check->field_bytes += key_size + value_size + 4;
+    check->field_count++;
     if (key_size == 0) check->invalid_field_name = true;
     for (size_t i = 0; i < key_size; i++) {
         if (!cmhd_is_token_byte((unsigned char)key[i])) {
@@ -161,7 +164,7 @@ static inline enum MHD_Result cmhd_head_check_field(void *cls, enum MHD_ValueKin
 }
 
 /// One pass over the request's header fields (no allocation): counts Host, Content-Length and Transfer-Encoding, checks the
-/// names, and adds up their size.
+/// names, and counts the fields and their bytes.
 static inline void cmhd_check_head(struct MHD_Connection *connection, struct cmhd_head_check *check) {
     memset(check, 0, sizeof *check);
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_head_check_field, check);

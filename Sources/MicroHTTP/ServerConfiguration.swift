@@ -43,6 +43,12 @@ public struct ServerConfiguration: Sendable {
     /// hundred bytes, and libmicrohttpd then closes the connection without any answer; a long query
     /// does the same through the `Link` header that repeats it. A quarter leaves room for both.
     public var largestRequestHead: Int { connectionMemoryLimit / 4 }
+    /// The most header fields a request may have: 100, as Apache's `LimitRequestFields` and
+    /// Tomcat's `maxHeaderCount`. More get 431 and a close.
+    ///
+    /// libmicrohttpd keeps a record of each field in the connection's memory too: about 450 fields
+    /// of a few bytes each, well under ``largestRequestHead``, left no room for the response head.
+    public static let largestFieldCount = 100
     /// The largest request body accepted, in bytes; a larger one gets 413 (the rest of it is read and discarded, not stored).
     public var maxBodySize: Int
     /// Bytes libmicrohttpd asks a streamed body for at a time (and the size of its send buffer per stream).

@@ -15,11 +15,22 @@ enum MHDCallbacks {
     typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
 
     /// Called first for each request, with the undecoded target: creates its ``RequestContext``.
+    ///
+    /// The query is then hidden from libmicrohttpd (ended right after its `?`, in libmicrohttpd's
+    /// own read buffer, which it rewrites in place itself): the server parses the query from its
+    /// copy of the target, and libmicrohttpd 0.9.75 would keep a record of every item in the
+    /// connection's memory. About 500 items (2 KB of `a=1&`) filled it, and the request then
+    /// stalled until a timeout with no answer (the C peer on the same library does the same).
     static let logURI: URILogCallback = { cls, uri, _ in
         guard let cls else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         core.inFlightRequests.add(1, ordering: .relaxed)
-        let target = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        guard let uri else { return Unmanaged.passRetained(RequestContext(rawTarget: [])).toOpaque() }
+        let length = strlen(uri)
+        let target = Array(UnsafeRawBufferPointer(start: uri, count: length))
+        if let mark = target.firstIndex(of: UInt8(ascii: "?")), mark + 1 < length {
+            UnsafeMutablePointer(mutating: uri)[mark + 1] = 0
+        }
         return Unmanaged.passRetained(RequestContext(rawTarget: target)).toOpaque()
     }
 

@@ -17,9 +17,7 @@ struct PageLinks: Sendable {
         // items is made to remove them from.
         if query.contains(where: { !Self.isPagingItem($0.name) }) {
             var query = query
-            query.set("offset", to: nil)
-            query.set("limit", to: nil)
-            query.set("fragment", to: nil)
+            query.removeAll { Self.isPagingItem($0.name) }
             prefix.append(contentsOf: query.percentEncoded.utf8)
             prefix.append(UInt8(ascii: "&"))
         }

@@ -74,6 +74,11 @@ public struct QueryItems: Sendable, Sequence, ExpressibleByDictionaryLiteral, Eq
         items.append((name, value))
     }
 
+    /// Removes every item for which `shouldBeRemoved` is true, keeping the others in order.
+    public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        try items.removeAll(where: shouldBeRemoved)
+    }
+
     /// Replaces every item with this name by one item with this value (appended if absent), or removes them when `value` is nil.
     public mutating func set(_ name: String, to value: String?) {
         if let index = items.firstIndex(where: { $0.name == name }), let value {

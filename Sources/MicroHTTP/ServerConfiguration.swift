@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// hundred bytes, and libmicrohttpd then closes the connection without any answer; a long query
     /// does the same through the `Link` header that repeats it. A quarter leaves room for both.
     public var largestRequestHead: Int { connectionMemoryLimit / 4 }
+    /// The most bytes a response's own header fields may take: half of ``connectionMemoryLimit``,
+    /// what is left beside the largest request head. A handler's larger fields get a 500 instead.
+    public var largestResponseFields: Int { connectionMemoryLimit / 2 }
     /// The most header fields a request may have: 100, as Apache's `LimitRequestFields` and
     /// Tomcat's `maxHeaderCount`. More get 431 and a close.
     ///

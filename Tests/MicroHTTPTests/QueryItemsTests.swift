@@ -9,6 +9,16 @@ import Testing
         #expect(query.count == 3)
     }
 
+    @Test func removeAllKeepsTheOthersInOrder() throws {
+        var query = try QueryItems(parsing: "offset=1&q=a&limit=2&q=b&offset=3")
+        query.removeAll { $0.name == "offset" || $0.name == "limit" }
+        #expect(query.percentEncoded == "q=a&q=b")
+        query.removeAll { _ in false }
+        #expect(query.count == 2)
+        query.removeAll { _ in true }
+        #expect(query.isEmpty)
+    }
+
     @Test func plusAndPercentDecodeToSpace() throws {
         let query = try QueryItems(parsing: "q=hello+world&r=hello%20world&s=a%2Bb&t=%26%3D")
         #expect(query["q"] == "hello world")

@@ -25,13 +25,11 @@ enum MHDCallbacks {
         guard let cls else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         core.inFlightRequests.add(1, ordering: .relaxed)
-        guard let uri else { return Unmanaged.passRetained(RequestContext(rawTarget: [])).toOpaque() }
-        let length = strlen(uri)
-        let target = Array(UnsafeRawBufferPointer(start: uri, count: length))
-        if let mark = target.firstIndex(of: UInt8(ascii: "?")), mark + 1 < length {
-            UnsafeMutablePointer(mutating: uri)[mark + 1] = 0
+        let context = RequestContext(rawTarget: uri.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? [])
+        if let uri, context.pathEnd + 1 < context.rawTarget.count {
+            UnsafeMutablePointer(mutating: uri)[context.pathEnd + 1] = 0
         }
-        return Unmanaged.passRetained(RequestContext(rawTarget: target)).toOpaque()
+        return Unmanaged.passRetained(context).toOpaque()
     }
 
     static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in

@@ -19,6 +19,8 @@ final class RequestContext {
     let started = ContinuousClock.now
     /// The request target exactly as sent (`/path?query`), undecoded.
     let rawTarget: [UInt8]
+    /// Where the path of ``rawTarget`` ends: the index of its first `?`, or its end.
+    let pathEnd: Int
     var phase = Phase.started
     var method = HTTPMethod(rawValue: "-")
     var path: String
@@ -36,7 +38,7 @@ final class RequestContext {
 
     init(rawTarget: [UInt8]) {
         self.rawTarget = rawTarget
-        let pathEnd = rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? rawTarget.endIndex
+        pathEnd = rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? rawTarget.endIndex
         path = Self.decodePath(rawTarget[..<pathEnd])
     }
 
@@ -72,7 +74,7 @@ final class RequestContext {
 
     /// The raw query (after the first `?`), or nil when the target has none.
     var rawQuery: ArraySlice<UInt8>? {
-        rawTarget.firstIndex(of: UInt8(ascii: "?")).map { rawTarget[($0 + 1)...] }
+        pathEnd < rawTarget.endIndex ? rawTarget[(pathEnd + 1)...] : nil
     }
 
     var bytesSent: Int {

@@ -121,8 +121,7 @@ final class ServerCore: Sendable {
         // Every field is known before the request is made.
         var rawPath: String?
         if !context.rawTarget.isEmpty {
-            let pathEnd = context.rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? context.rawTarget.endIndex
-            rawPath = String(decoding: context.rawTarget[..<pathEnd], as: UTF8.self)
+            rawPath = String(decoding: context.rawTarget[..<context.pathEnd], as: UTF8.self)
         }
         var rawQuery: String?
         var query = QueryItems()
@@ -253,7 +252,7 @@ final class ServerCore: Sendable {
                 logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(copy name)"])
             }
         }
-        if fieldBytes > configuration.connectionMemoryLimit / 2 {
+        if fieldBytes > configuration.largestResponseFields {
             // libmicrohttpd would close the connection without an answer: the response head must fit
             // in the connection's memory next to the request head (see largestRequestHead).
             logger.error(

@@ -1,5 +1,11 @@
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// One log line in ``LineLogHandler``'s formats, built as bytes: the timestamp, level, message
 /// (and logger label in JSON), then the fields in the order they are added.
 ///
@@ -20,10 +26,10 @@ struct LogLine: ~Copyable {
         }
     }
 
-    /// Starts a line at the end of `writer`, which ``finishWriting()`` gives back.
-    /// `writeMessage` appends the message as a value of the format (quoted and escaped).
+    /// Starts a line at the end of `writer`, which ``finishWriting()`` gives back, stamped with
+    /// `time`. `writeMessage` appends the message as a value of the format (quoted and escaped).
     init(
-        format: LineLogHandler.Format, level: String, label: String, appendingTo writer: consuming JSONWriter,
+        format: LineLogHandler.Format, level: String, label: String, time: WallTime = .now(), appendingTo writer: consuming JSONWriter,
         message writeMessage: (inout JSONWriter, LineLogHandler.Format) -> Void
     ) {
         line = writer
@@ -31,14 +37,14 @@ struct LogLine: ~Copyable {
         switch format {
         case .logfmt:
             line.raw("ts=")
-            LineLogHandler.writeTimestamp(into: &line)
+            LineLogHandler.writeTimestamp(time, into: &line)
             line.raw(" level=")
             line.unquoted(level)
             line.raw(" msg=")
             writeMessage(&line, format)
         case .json:
             line.raw("{\"ts\":\"")
-            LineLogHandler.writeTimestamp(into: &line)
+            LineLogHandler.writeTimestamp(time, into: &line)
             line.raw("\",")
             line.key("level")
             line.string(level)
@@ -55,6 +61,21 @@ struct LogLine: ~Copyable {
     mutating func field(_ key: StaticString, _ value: String) {
         field(value) { line, format in
             if format == .json { line.key(key) } else { line.raw(key) }
+        }
+    }
+
+    /// ``field(_:_:)`` for a value given as UTF-8 bytes.
+    mutating func field(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        switch format {
+        case .logfmt:
+            line.raw(" ")
+            line.raw(key)
+            line.raw("=")
+            LineLogHandler.appendLogfmtValue(utf8: value, to: &line)
+        case .json:
+            line.raw(",")
+            line.key(key)
+            line.string(utf8: value)
         }
     }
 
@@ -125,5 +146,20 @@ struct LogLine: ~Copyable {
         if format == .json { line.raw("}") }
         line.raw("\n")
         return line
+    }
+}
+
+/// A moment of the wall clock, to the millisecond, as log lines stamp it.
+struct WallTime: Sendable, Equatable {
+    /// Seconds since 1970-01-01 (UTC).
+    var seconds: Int
+    /// Milliseconds into that second.
+    var milliseconds: Int
+
+    /// Now.
+    static func now() -> WallTime {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return WallTime(seconds: Int(now.tv_sec), milliseconds: Int(now.tv_nsec / 1_000_000))
     }
 }

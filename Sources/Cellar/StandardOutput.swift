@@ -1,3 +1,4 @@
+import MicroHTTP
 import TableKit
 
 #if canImport(Glibc)
@@ -8,62 +9,136 @@ import TableKit
 
 /// Standard output for log lines: whole lines, never interleaved, in the order they were written.
 ///
-/// Lines written as `deferred` — access lines, one per request — wait in a buffer that goes out
-/// in one `write(2)` when it holds ``flushSize`` bytes or ``flushInterval`` after its first line,
-/// as nginx's `access_log … buffer= flush=` does: a system call per request cost about a tenth of
-/// a small response. Any other line writes the buffer and itself at once, so the order holds and a
-/// `stopping` line pushes out the requests before it. If the process is killed, at most
-/// ``flushInterval`` of access lines are lost.
+/// Lines written as deferred — access lines, one per request — wait in a queue and go out
+/// together in one `write(2)`, ``flushInterval`` after the first of them or as soon as
+/// ``flushCount`` are waiting, as nginx's `access_log … buffer= flush=` does: a system call per
+/// request cost about a tenth of a small response. An access line waits as a copy of its
+/// request's summary (an ``AccessRecord``) and is formatted by the thread that writes the queue,
+/// so a request's thread only stamps the time and copies a few values and texts (on a machine
+/// with a spare core, the formatting is off the requests' path altogether). Any other line
+/// writes the queue and itself at once, so the order holds and a `stopping` line pushes out the
+/// requests before it. If the process is killed, at most ``flushInterval`` of access lines are
+/// lost. When more than ``queueLimit`` lines wait (the output blocks, or the writer cannot keep
+/// up), the thread that queues one writes the queue itself: requests slow down rather than
+/// memory grow.
 final class StandardOutput: @unchecked Sendable {
     static let shared = StandardOutput(fileDescriptor: STDOUT_FILENO)
-    /// Deferred lines are written once they add up to this many bytes.
-    static let flushSize = 32 * 1024
+    /// Deferred lines are written as soon as this many wait.
+    static let flushCount = 256
     /// Deferred lines are written at the latest this long after the first of them.
-    static let flushInterval: Duration = .milliseconds(50)
+    static let defaultFlushInterval: Duration = .milliseconds(50)
+    /// The most deferred lines that wait before a thread that queues one writes them itself.
+    static let queueLimit = 4 * flushCount
 
     private let fileDescriptor: Int32
+    let flushInterval: Duration
     // A pthread mutex and condition (TableKit's), not Foundation's, which would load all of
     // Foundation and ICU into the server for one lock: ThreadSanitizer sees their ordering.
-    private let lock = Lock()
+    /// Guards `queue`, `queuedLines` and `flusherStarted`: held only to queue a line or take the queue.
+    private let queueLock = Lock()
     private let condition = Condition()
-    // Guarded by `lock`. A writer, so that a line can be written straight into it (see
-    // ``write(deferred:_:)``) instead of made as an array of its own and copied.
-    private var pending = JSONWriter()
+    /// The deferred lines, one after the other: a ``Kind`` byte, then a line (`.bytes`: its length
+    /// as an `Int`, then its bytes) or an ``AccessRecord`` (`.access`).
+    private var queue = ByteBuffer()
+    private var queuedLines = 0
     private var flusherStarted = false
 
-    init(fileDescriptor: Int32) {
+    private enum Kind: UInt8 {
+        case bytes
+        case access
+    }
+
+    /// Held while lines are formatted and written (taken before `queueLock`, never after): the
+    /// order of the output. Guards `formatting` and `pending`.
+    private let outputLock = Lock()
+    /// The queue taken to be formatted: swapped with `queue`, so that the two buffers' storage is
+    /// reused from batch to batch.
+    private var formatting = ByteBuffer()
+    /// Bytes to write. A writer, so that a line can be formatted straight into it.
+    private var pending = JSONWriter()
+
+    init(fileDescriptor: Int32, flushInterval: Duration = defaultFlushInterval) {
         self.fileDescriptor = fileDescriptor
+        self.flushInterval = flushInterval
     }
 
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
-        write(deferred: deferred) { pending in line.withUnsafeBytes { pending.append($0) } }
+        if deferred {
+            enqueue { queue in
+                queue.append(Kind.bytes.rawValue)
+                withUnsafeBytes(of: line.count) { queue.append($0) }
+                line.withUnsafeBytes { queue.append($0) }
+            }
+        } else {
+            outputLock.withLock {
+                formatQueue()
+                line.withUnsafeBytes { pending.append($0) }
+                writePending()
+            }
+        }
     }
 
-    /// Has `writeLine` append one whole line to the pending output, then writes it as
-    /// ``write(_:deferred:)`` would: the access log's path, with no array made per line. The
-    /// lock is held while the line is written, so `writeLine` must not log.
-    func write(deferred: Bool, _ writeLine: (inout JSONWriter) -> Void) {
-        lock.withLock {
-            let wasEmpty = pending.count == 0
-            writeLine(&pending)
-            // Written now, or made sure it will be.
-            guard deferred, pending.count < Self.flushSize else {
-                writePending()
-                return
-            }
+    /// Queues the access line of `summary`, written by `log` and stamped `time`, to be written soon.
+    func write(deferred summary: RequestSummary, log: LineAccessLog, time: WallTime) {
+        enqueue { queue in
+            queue.append(Kind.access.rawValue)
+            AccessRecord.append(summary, log: log, time: time, to: &queue)
+        }
+    }
+
+    /// Has `appendLine` append one deferred line to the queue (see the type's description).
+    private func enqueue(_ appendLine: (inout ByteBuffer) -> Void) {
+        let writeNow = queueLock.withLock {
+            appendLine(&queue)
+            queuedLines += 1
+            let waiting = queuedLines
             if !flusherStarted {
                 flusherStarted = startFlusher()
-                // No thread (no memory, a thread limit): write now rather than never.
-                if !flusherStarted { writePending() }
             }
-            if wasEmpty { condition.signal() }
+            // The flusher waits for a first line, then for the interval or a full batch.
+            if flusherStarted && (waiting == 1 || waiting == Self.flushCount) { condition.signal() }
+            // No flusher (no memory, a thread limit): written now rather than never.
+            return waiting > Self.queueLimit || !flusherStarted
         }
+        if writeNow { flush() }
     }
 
     /// Writes what is deferred.
     func flush() {
-        lock.withLock { writePending() }
+        outputLock.withLock {
+            formatQueue()
+            writePending()
+        }
+    }
+
+    /// Formats the waiting lines into `pending`; `outputLock` is held.
+    private func formatQueue() {
+        queueLock.withLock {
+            swap(&queue, &formatting)
+            queuedLines = 0
+        }
+        guard formatting.count > 0 else { return }
+        formatting.withUnsafeBytes { records in
+            var offset = 0
+            while offset < records.count {
+                let kind = Kind(rawValue: records[offset])
+                offset += 1
+                switch kind {
+                case .bytes:
+                    let count = records.loadUnaligned(fromByteOffset: offset, as: Int.self)
+                    offset += MemoryLayout<Int>.size
+                    pending.append(UnsafeRawBufferPointer(rebasing: records[offset..<offset + count]))
+                    offset += count
+                case .access:
+                    offset += AccessRecord.writeLine(from: UnsafeRawBufferPointer(rebasing: records[offset...]), into: &pending)
+                case nil:
+                    preconditionFailure("StandardOutput's queue is corrupt")
+                }
+            }
+        }
+        // A burst's buffer is given back; the usual one is kept for the next batch.
+        formatting.removeAll(keepingCapacity: formatting.count <= 256 * 1024)
     }
 
     /// Starts the thread that writes deferred lines; whether it could be made.
@@ -85,7 +160,7 @@ final class StandardOutput: @unchecked Sendable {
         return true
     }
 
-    /// Writes and empties `pending`; the lock is held.
+    /// Writes and empties `pending`; `outputLock` is held.
     private func writePending() {
         guard pending.count > 0 else { return }
         let count = pending.count
@@ -100,19 +175,21 @@ final class StandardOutput: @unchecked Sendable {
                 offset += written
             }
         }
-        // Memory taken by a burst (lines written while a write blocked) is given back.
-        pending.removeAll(keepingCapacity: count <= 4 * Self.flushSize)
+        // Memory taken by a burst is given back.
+        pending.removeAll(keepingCapacity: count <= 256 * 1024)
     }
 
-    /// Waits for a first deferred line, lets more gather for ``flushInterval``, writes them; forever.
+    /// Waits for a first deferred line, then for ``flushInterval`` or ``flushCount`` lines, and
+    /// writes them; forever.
     private func runFlusher() {
-        let interval = Self.flushInterval.components
-        let microseconds = UInt32(interval.seconds * 1_000_000 + interval.attoseconds / 1_000_000_000_000)
         while true {
-            lock.withLock {
-                while pending.count == 0 { lock.wait(for: condition) }
+            queueLock.withLock {
+                while queuedLines == 0 { queueLock.wait(for: condition) }
+                let deadline = Condition.deadline(after: flushInterval)
+                while queuedLines < Self.flushCount {
+                    if !queueLock.wait(for: condition, until: deadline) { break }
+                }
             }
-            usleep(microseconds)
             flush()
         }
     }

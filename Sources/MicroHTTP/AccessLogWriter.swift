@@ -86,6 +86,11 @@ extension RequestSummary {
     /// returns its length. Integers only: `Double.description` and string building cost thousands
     /// of instructions per request.
     public func writeDurationMilliseconds(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        Self.writeMilliseconds(of: duration, into: buffer)
+    }
+
+    /// Writes `duration` as ``durationMilliseconds`` writes a summary's.
+    public static func writeMilliseconds(of duration: Duration, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let components = duration.components
         let seconds = min(max(0, components.seconds), Self.maximumLoggedSeconds)
         let microseconds = seconds * 1_000_000 + max(0, components.attoseconds) / 1_000_000_000_000
@@ -122,8 +127,14 @@ extension RequestSummary {
     }
 
     /// The `outcome` field: nil when the request completed (the field is then left out).
-    public var outcomeName: String? {
-        switch outcome {
+    public var outcomeName: String? { outcome.name }
+}
+
+extension RequestSummary.Outcome {
+    /// The outcome as the access log's `outcome` field writes it: nil for ``completed`` (the
+    /// field is then left out).
+    public var name: String? {
+        switch self {
         case .completed: nil
         case .clientDisconnected: "clientDisconnected"
         case .timedOut: "timedOut"

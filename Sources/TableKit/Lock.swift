@@ -32,16 +32,30 @@ package final class Lock: @unchecked Sendable {
     package func wait(for condition: Condition) {
         pthread_cond_wait(condition.variable, mutex)
     }
+
+    /// Waits in `withLock` until `condition` is signalled or the monotonic clock reaches
+    /// `deadline` (from ``Condition/deadline(after:)``); false when the deadline passed.
+    package func wait(for condition: Condition, until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition.variable, mutex, &deadline) == 0
+    }
 }
 
-/// A pthread condition variable, waited on with a ``Lock`` (see ``Lock/wait(for:)``).
+/// A pthread condition variable, waited on with a ``Lock`` (see ``Lock/wait(for:)``); timed
+/// waits measure the monotonic clock, which a change of the wall clock does not move.
 package final class Condition: @unchecked Sendable {
     fileprivate let variable: UnsafeMutablePointer<pthread_cond_t>
 
     package init() {
         variable = .allocate(capacity: 1)
         variable.initialize(to: pthread_cond_t())
-        pthread_cond_init(variable, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if !canImport(Darwin)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(variable, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -52,5 +66,21 @@ package final class Condition: @unchecked Sendable {
     /// Wakes one waiter.
     package func signal() {
         pthread_cond_signal(variable)
+    }
+}
+
+extension Condition {
+    /// The monotonic clock's time `duration` from now, for ``Lock/wait(for:until:)``.
+    package static func deadline(after duration: Duration) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let (seconds, attoseconds) = duration.components
+        var nanoseconds = now.tv_nsec + Int(attoseconds / 1_000_000_000)
+        var wholeSeconds = now.tv_sec + Int(seconds)
+        if nanoseconds >= 1_000_000_000 {
+            nanoseconds -= 1_000_000_000
+            wholeSeconds += 1
+        }
+        return timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
     }
 }

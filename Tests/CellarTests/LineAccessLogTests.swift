@@ -54,6 +54,14 @@ import Testing
         }
     }
 
+    @Test func theLineCarriesTheTimeItWasQueuedAt() {
+        let time = WallTime(seconds: 1_795_000_000, milliseconds: 7)
+        for format in LineLogHandler.Format.allCases {
+            let line = String(decoding: LineAccessLog(label: "cellar", format: format).line(for: Self.summaries[0], at: time), as: UTF8.self)
+            #expect(line.contains("2026-11-18T11:06:40.007Z"))
+        }
+    }
+
     /// The line with its timestamp (the only part that depends on the clock) blanked.
     static func withoutTimestamp(_ line: [UInt8]) -> String {
         let text = String(decoding: line, as: UTF8.self)

@@ -14,14 +14,14 @@ import Testing
         let write: Int32
         let output: StandardOutput
 
-        init() throws {
+        init(flushInterval: Duration = StandardOutput.defaultFlushInterval) throws {
             var template = Array("/tmp/cellar-output-XXXXXX".utf8CString)
             write = mkstemp(&template)
             try #require(write >= 0)
             read = open(template, O_RDONLY)
             unlink(template)
             try #require(read >= 0)
-            output = StandardOutput(fileDescriptor: write)
+            output = StandardOutput(fileDescriptor: write, flushInterval: flushInterval)
         }
 
         deinit {
@@ -64,12 +64,40 @@ import Testing
         #expect(seen == "GET /a 200\n")
     }
 
-    @Test func aFullBufferGoesOutWithoutWaiting() throws {
-        let pipe = try Pipe()
-        let line = Self.line(String(repeating: "x", count: 1023))
-        for _ in 0..<(StandardOutput.flushSize / line.count) { pipe.output.write(line, deferred: true) }
-        // 32 lines of 1 KiB reach the flush size with the last one: written by that call.
-        #expect(pipe.available().utf8.count == StandardOutput.flushSize)
+    @Test func aFullBatchGoesOutWithoutWaitingForTheInterval() throws {
+        // An interval no test waits for: the lines must go out because there are enough of them.
+        let pipe = try Pipe(flushInterval: .seconds(600))
+        let line = Self.line(String(repeating: "x", count: 99))
+        pipe.output.write(line, deferred: true)
+        // The writer is now waiting for the interval or the rest of the batch.
+        usleep(100_000)
+        for _ in 1..<StandardOutput.flushCount { pipe.output.write(line, deferred: true) }
+        var seen = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen < StandardOutput.flushCount * line.count && ContinuousClock.now < deadline {
+            usleep(10_000)
+            seen += pipe.available().utf8.count
+        }
+        #expect(seen == StandardOutput.flushCount * line.count)
+    }
+
+    @Test func accessLinesAreFormattedInTheirPlaceAmongTheOthers() throws {
+        let pipe = try Pipe(flushInterval: .seconds(600))
+        let time = WallTime(seconds: 1_795_000_000, milliseconds: 42)
+        let log = LineAccessLog(label: "cellar", format: .logfmt)
+        let summaries = LineAccessLogTests.summaries
+        pipe.output.write(Self.line("starting"), deferred: true)
+        for summary in summaries { pipe.output.write(deferred: summary, log: log, time: time) }
+        pipe.output.write(Self.line("between"), deferred: true)
+        let longLabel = LineAccessLog(label: "a longer label than fifteen bytes", format: .json)
+        pipe.output.write(deferred: summaries[0], log: longLabel, time: time)
+        pipe.output.write(Self.line("stopping"), deferred: false)
+        let expected =
+            "starting\n" + summaries.map { String(decoding: log.line(for: $0, at: time), as: UTF8.self) }.joined() + "between\n"
+            + String(decoding: longLabel.line(for: summaries[0], at: time), as: UTF8.self)
+            + "stopping\n"
+        #expect(pipe.available() == expected)
+        #expect(expected.contains("ts=2026-11-18T") && expected.contains("\"logger\":\"a longer label than fifteen bytes\""))
     }
 
     @Test func linesFromManyThreadsStayWhole() throws {

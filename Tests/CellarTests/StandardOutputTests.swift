@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Cellar
@@ -100,6 +101,36 @@ import Testing
         #expect(expected.contains("ts=2026-11-18T") && expected.contains("\"logger\":\"a longer label than fifteen bytes\""))
     }
 
+    @Test func anOutputThatBlocksHoldsUpTheWritersInsteadOfGrowingTheQueue() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let output = StandardOutput(fileDescriptor: ends[1], flushInterval: .milliseconds(1))
+        // More lines than the pipe (64 KiB) and the queue hold together; nobody reads yet.
+        let count = 65_536 / 100 + StandardOutput.queueLimit + 1_000
+        final class Flag: Sendable { let isSet = Atomic<Bool>(false) }
+        let finished = Flag()
+        let writer = TestThread {
+            for index in 0..<count { output.write(Array(String(padded: index, width: 99).utf8) + [10], deferred: true) }
+            finished.isSet.store(true, ordering: .sequentiallyConsistent)
+        }
+        usleep(1_000_000)
+        let finishedEarly = finished.isSet.load(ordering: .sequentiallyConsistent)
+        #expect(!finishedEarly, "the writer should wait for the output, not queue without bound")
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while received.count < count * 100 {
+            let read = Glibc.read(ends[0], &chunk, chunk.count)
+            if read <= 0 { break }
+            received += chunk[..<read]
+        }
+        writer.join()
+        close(ends[1])
+        let lines = received.split(separator: 10)
+        #expect(lines.count == count)
+        #expect(lines.enumerated().allSatisfy { index, line in String(decoding: line, as: UTF8.self) == String(padded: index, width: 99) })
+    }
+
     @Test func linesFromManyThreadsStayWhole() throws {
         let pipe = try Pipe()
         let threads = 8
@@ -116,6 +147,35 @@ import Testing
             #expect(line.hasPrefix("thread=") && line.hasSuffix(String(repeating: "y", count: Int(line.split(separator: " ")[1].dropFirst(5))! % 97)))
         }
     }
+}
+
+extension String {
+    /// `index` in decimal, padded with dots to `width` characters.
+    init(padded index: Int, width: Int) {
+        let digits = String(index)
+        self = digits + String(repeating: ".", count: width - digits.count)
+    }
+}
+
+/// One thread running `body`, joined with ``join()``.
+final class TestThread: @unchecked Sendable {
+    private var thread = pthread_t()
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
+    }
+
+    func join() { pthread_join(thread, nil) }
 }
 
 /// Runs `body` on `count` threads at once and waits for them (no Dispatch or Foundation needed).

@@ -5,7 +5,9 @@ import TableKit
 ///
 /// Besides what JSON requires (`"`, `\` and control characters), it escapes `<`, `>`, `&`, `'`,
 /// U+2028 and U+2029 as `\uXXXX`, so a document can never close a `<script>` or be sniffed as
-/// markup. No Foundation, no intermediate `String`s.
+/// markup, and the bidirectional controls U+202A–U+202E and U+2066–U+2069, which make text show
+/// in another order than it is stored (`\u202E` reversing the rest of a log line or of a field
+/// in a JSON viewer). The decoded strings are the same. No Foundation, no intermediate `String`s.
 public struct JSONWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
 
@@ -200,9 +202,9 @@ public struct JSONWriter: ~Copyable, Sendable {
             guard index < count else { break }
             let byte = input[index]
             if byte == 0xE2 {
-                // U+2028 and U+2029 end lines in JavaScript.
-                if index + 2 < count && input[index + 1] == 0x80 && (input[index + 2] == 0xA8 || input[index + 2] == 0xA9) {
-                    out += writeUnicodeEscape(input[index + 2] == 0xA8 ? 0x2028 : 0x2029, into: out)
+                // U+2028 and U+2029 end lines in JavaScript; the bidirectional controls reorder text.
+                if index + 2 < count, let unit = escapedAfterE2(input[index + 1], input[index + 2]) {
+                    out += writeUnicodeEscape(unit, into: out)
                     index &+= 3
                     continue
                 }
@@ -226,6 +228,16 @@ public struct JSONWriter: ~Copyable, Sendable {
         out.pointee = UInt8(ascii: "\"")
         out += 1
         return out - output
+    }
+
+    /// The character encoded as `E2 second third` when it is one the writer escapes although JSON
+    /// allows it: U+2028 and U+2029 (line ends in JavaScript), U+202A–U+202E and U+2066–U+2069
+    /// (bidirectional embeddings, overrides and isolates). Log lines escape the same ones.
+    @inline(__always) static func escapedAfterE2(_ second: UInt8, _ third: UInt8) -> UInt16? {
+        switch (second, third) {
+        case (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
+        default: nil
+        }
     }
 
     static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {

@@ -46,7 +46,11 @@ public struct LineLogHandler: LogHandler {
 
     /// A logfmt value: bare when it is plain, quoted with `\"`, `\\`, `\n`, `\r`, `\t` and
     /// `\u{…}` escapes otherwise. Works on the UTF-8 bytes: every byte of a multi-byte character
-    /// is ≥ 0x80 and passes through as it is.
+    /// is ≥ 0x80 and passes through as it is, except the characters the JSON writer escapes although
+    /// JSON allows them (``JSONWriter/escapedAfterE2(_:_:)``): the bidirectional controls
+    /// U+202A–U+202E and U+2066–U+2069, which would show the rest of the line in another order
+    /// than it was logged, and U+2028 and U+2029, which some viewers take for line ends. They are
+    /// written `\u{202e}`.
     static func appendLogfmtValue(_ value: String, to line: inout JSONWriter) {
         let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendLogfmtValue(utf8: $0, to: &line) }
         if done == nil {
@@ -60,15 +64,22 @@ public struct LineLogHandler: LogHandler {
         let plain =
             !bytes.isEmpty
             && !bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
+            && !bytes.indices.contains { escapedUnit(in: bytes, at: $0) != nil }
         if plain {
             line.unquoted(bytes: bytes)
             return
         }
         line.raw("\"")
         var runStart = 0
-        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let unit = escapedUnit(in: bytes, at: index)
+            guard unit != nil || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else {
+                index += 1
+                continue
+            }
             line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            runStart = index + 1
             switch byte {
             case UInt8(ascii: "\""): line.raw("\\\"")
             case UInt8(ascii: "\\"): line.raw("\\\\")
@@ -77,12 +88,21 @@ public struct LineLogHandler: LogHandler {
             case UInt8(ascii: "\t"): line.raw("\\t")
             default:
                 line.raw("\\u{")
-                line.unquoted(String(byte, radix: 16))
+                line.unquoted(String(unit ?? UInt16(byte), radix: 16))
                 line.raw("}")
             }
+            index += unit == nil ? 1 : 3
+            runStart = index
         }
         line.unquoted(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         line.raw("\"")
+    }
+
+    /// The character at `index` when it is one of those ``appendLogfmtValue(utf8:to:)`` escapes
+    /// although it is not ASCII.
+    @inline(__always) private static func escapedUnit(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
+        guard bytes[index] == 0xE2, index + 2 < bytes.count else { return nil }
+        return JSONWriter.escapedAfterE2(bytes[index + 1], bytes[index + 2])
     }
 
     /// ``appendLogfmtValue(_:to:)`` as a string.

@@ -83,6 +83,7 @@ extension CellarHTTPTests {
                 #expect(!response.body.contains(UInt8(ascii: "<")), "no raw < in JSON")
                 #expect(!response.body.contains(UInt8(ascii: ">")))
                 #expect(!String(decoding: response.body, as: UTF8.self).unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
+                #expect(!String(decoding: response.body, as: UTF8.self).unicodeScalars.contains { $0 == "\u{202E}" }, "bidi controls escaped")
                 let json = try ListJSON(parsing: response.body)
                 #expect(json.title == "Hostile " + Self.payloads[0])
                 #expect(json.sections.count == Self.payloads.count)

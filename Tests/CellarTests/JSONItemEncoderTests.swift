@@ -230,6 +230,21 @@ import Testing
         #expect(String(decoding: try Self.ours("\u{2028}<"), as: UTF8.self) == "\"\\u2028\\u003c\"")
     }
 
+    /// The bidirectional controls are escaped (a JSON viewer or a log would show text reordered)
+    /// and come back the same; the characters next to them in the same block are left as they are.
+    @Test func bidirectionalControlsAreEscaped() throws {
+        for value in (0x202A...0x202E).map({ $0 }) + (0x2066...0x2069).map({ $0 }) {
+            let string = "a" + String(Unicode.Scalar(UInt32(value))!) + "b"
+            let bytes = try Self.ours(string)
+            #expect(String(decoding: bytes, as: UTF8.self) == "\"a\\u\(String(value, radix: 16))b\"")
+            try Self.expectSame(string)
+        }
+        for value in [0x2027, 0x202F, 0x2065, 0x206A, 0x2014] {
+            let string = String(Unicode.Scalar(UInt32(value))!)
+            #expect(String(decoding: try Self.ours(string), as: UTF8.self) == "\"" + string + "\"")
+        }
+    }
+
     @Test func numbers() throws {
         struct Numbers: Encodable {
             var int = Int.min

@@ -45,4 +45,23 @@ import Testing
         #expect(LineLogHandler.logfmtValue("a\u{1}\t\r\\b\u{7F} \u{E9}") == "\"a\\u{1}\\t\\r\\\\b\\u{7f} \u{E9}\"")
         #expect(LineLogHandler.logfmtValue("k=v") == "\"k=v\"")
     }
+
+    /// Bidirectional controls would make a terminal show the rest of the line reversed or moved:
+    /// they are escaped, and the characters around them in the same block are not.
+    @Test func logfmtValuesEscapeBidirectionalControls() {
+        #expect(LineLogHandler.logfmtValue("\u{202E}gnp.exe") == "\"\\u{202e}gnp.exe\"")
+        for scalar in (0x202A...0x202E).map({ Unicode.Scalar($0)! }) + (0x2066...0x2069).map({ Unicode.Scalar($0)! }) + ["\u{2028}", "\u{2029}"] {
+            let hex = String(scalar.value, radix: 16)
+            #expect(LineLogHandler.logfmtValue("a\(scalar)b") == "\"a\\u{\(hex)}b\"")
+        }
+        // Neighbours (and other E2 characters: dashes, the euro sign) stay as they are, unquoted.
+        for plain in ["a\u{2027}b", "a\u{202F}b", "a\u{2065}b", "a\u{206A}b", "a\u{2014}b\u{20AC}", "\u{E2}"] {
+            #expect(LineLogHandler.logfmtValue(plain) == plain)
+        }
+        // A lone E2 byte at the end of the value (never in a String, but in bytes) is not read past.
+        let truncated: [UInt8] = [0x61, 0xE2, 0x80]
+        var line = JSONWriter()
+        truncated.withUnsafeBufferPointer { LineLogHandler.appendLogfmtValue(utf8: $0, to: &line) }
+        #expect(line.takeBytes() == truncated)
+    }
 }

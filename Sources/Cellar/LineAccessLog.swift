@@ -98,7 +98,8 @@ enum AccessRecord {
     /// Copies `text`'s bytes to `end` and moves `end` past them.
     private static func copy(_ text: String, to end: inout UnsafeMutablePointer<UInt8>) {
         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            end.update(from: bytes.baseAddress.unsafelyUnwrapped, count: bytes.count)
+            guard let base = bytes.baseAddress else { return }
+            end.update(from: base, count: bytes.count)
             end += bytes.count
         }
         guard copied == nil else { return }

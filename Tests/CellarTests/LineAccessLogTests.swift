@@ -62,6 +62,17 @@ import Testing
         }
     }
 
+    @Test func emptyTextsMakeEmptyFields() {
+        let summary = RequestSummary(
+            method: HTTPMethod(rawValue: ""), path: "", route: "", status: .ok, bytesSent: 0, duration: .zero, requestID: "", outcome: .completed)
+        let time = WallTime(seconds: 0, milliseconds: 0)
+        let logfmt = String(decoding: LineAccessLog(label: "", format: .logfmt).line(for: summary, at: time), as: UTF8.self)
+        let expected = "ts=1970-01-01T00:00:00.000Z level=info msg=\"  200\" bytes=0 duration_ms=0 method=\"\" path=\"\""
+        #expect(logfmt == expected + " request_id=\"\" route=\"\" status=200\n")
+        let json = String(decoding: LineAccessLog(label: "", format: .json).line(for: summary, at: time), as: UTF8.self)
+        #expect(json.contains("\"logger\":\"\"") && json.contains("\"route\":\"\"") && json.hasSuffix("}\n"))
+    }
+
     /// The line with its timestamp (the only part that depends on the clock) blanked.
     static func withoutTimestamp(_ line: [UInt8]) -> String {
         let text = String(decoding: line, as: UTF8.self)

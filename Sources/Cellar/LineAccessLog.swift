@@ -40,7 +40,7 @@ public struct LineAccessLog: AccessLogWriter {
 /// strings are released by its own thread (glibc's per-thread caches stay with the thread that
 /// uses them) and queueing a line makes no allocation once the buffer has grown.
 ///
-/// Layout: a ``Header`` (unaligned), then the label, message (`GET /people 200`), method, path,
+/// Layout: a ``Header`` (plain values only, stored unaligned), then the label, message (`GET /people 200`), method, path,
 /// request id and route, each as many bytes as the header says.
 enum AccessRecord {
     struct Header {
@@ -55,11 +55,9 @@ enum AccessRecord {
         var requestIDCount: Int32
         /// -1 when the request matched no route.
         var routeCount: Int32
-        var outcome: UInt8
-        var json: Bool
+        var outcome: RequestSummary.Outcome
+        var format: LineLogHandler.Format
     }
-
-    static let outcomes: [RequestSummary.Outcome] = [.completed, .clientDisconnected, .timedOut, .failed]
 
     /// Appends the record of `summary`, to be written by `log` and stamped `time`, to `buffer`.
     static func append(_ summary: RequestSummary, log: LineAccessLog, time: WallTime, to buffer: inout ByteBuffer) {
@@ -79,17 +77,10 @@ enum AccessRecord {
             copy(summary.path, to: &end)
             copy(summary.requestID, to: &end)
             if let route = summary.route { copy(route, to: &end) }
-            let outcome: UInt8 =
-                switch summary.outcome {
-                case .completed: 0
-                case .clientDisconnected: 1
-                case .timedOut: 2
-                case .failed: 3
-                }
             let header = Header(
                 time: time, bytesSent: summary.bytesSent, status: summary.status?.code ?? 0, duration: summary.duration,
                 labelCount: Int32(labelCount), messageCount: Int32(messageCount), methodCount: Int32(methodCount), pathCount: Int32(pathCount),
-                requestIDCount: Int32(requestIDCount), routeCount: Int32(routeCount), outcome: outcome, json: log.format == .json)
+                requestIDCount: Int32(requestIDCount), routeCount: Int32(routeCount), outcome: summary.outcome, format: log.format)
             UnsafeMutableRawPointer(start).storeBytes(of: header, as: Header.self)
             return end - start
         }
@@ -125,10 +116,9 @@ enum AccessRecord {
         let path = text(header.pathCount)
         let requestID = text(header.requestIDCount)
         let route = text(header.routeCount)
-        let format: LineLogHandler.Format = header.json ? .json : .logfmt
         // The label is written only in JSON; a short one (as `cellar`) makes no allocation.
-        let labelText = header.json ? String(decoding: label, as: UTF8.self) : ""
-        var line = LogLine(format: format, level: Logger.Level.info.rawValue, label: labelText, time: header.time, appendingTo: writer) {
+        let labelText = header.format == .json ? String(decoding: label, as: UTF8.self) : ""
+        var line = LogLine(format: header.format, level: Logger.Level.info.rawValue, label: labelText, time: header.time, appendingTo: writer) {
             line, format in
             switch format {
             case .logfmt: LineLogHandler.appendLogfmtValue(utf8: message, to: &line)
@@ -141,7 +131,7 @@ enum AccessRecord {
             line.field("duration_ms", plain: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
         line.field("method", utf8: method)
-        if let outcome = outcomes[Int(header.outcome)].name { line.field("outcome", outcome) }
+        if let outcome = header.outcome.name { line.field("outcome", outcome) }
         line.field("path", utf8: path)
         line.field("request_id", utf8: requestID)
         if header.routeCount >= 0 { line.field("route", utf8: route) }

@@ -61,10 +61,14 @@ public struct LineLogHandler: LogHandler {
 
     /// ``appendLogfmtValue(_:to:)`` for a value given as UTF-8 bytes.
     static func appendLogfmtValue(utf8 bytes: UnsafeBufferPointer<UInt8>, to line: inout JSONWriter) {
+        // One pass: a byte that needs quoting, or the start of a character that is escaped.
         let plain =
             !bytes.isEmpty
-            && !bytes.contains { $0 <= 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
-            && !bytes.indices.contains { escapedUnit(in: bytes, at: $0) != nil }
+            && !bytes.indices.contains { index in
+                let byte = bytes[index]
+                return byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                    || escapedUnit(in: bytes, at: index) != nil
+            }
         if plain {
             line.unquoted(bytes: bytes)
             return

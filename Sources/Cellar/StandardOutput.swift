@@ -29,6 +29,9 @@ final class StandardOutput: @unchecked Sendable {
     static let defaultFlushInterval: Duration = .milliseconds(50)
     /// The most deferred lines that wait before a thread that queues one writes them itself.
     static let queueLimit = 4 * flushCount
+    /// The most memory the queue and the bytes to write each keep between batches: more, taken by
+    /// a burst, is given back.
+    static let keptCapacity = 256 * 1024
 
     private let fileDescriptor: Int32
     let flushInterval: Duration
@@ -137,8 +140,7 @@ final class StandardOutput: @unchecked Sendable {
                 }
             }
         }
-        // A burst's buffer is given back; the usual one is kept for the next batch.
-        formatting.removeAll(keepingCapacity: formatting.count <= 256 * 1024)
+        formatting.removeAll(keepingCapacity: formatting.count <= Self.keptCapacity)
     }
 
     /// Starts the thread that writes deferred lines; whether it could be made.
@@ -175,8 +177,7 @@ final class StandardOutput: @unchecked Sendable {
                 offset += written
             }
         }
-        // Memory taken by a burst is given back.
-        pending.removeAll(keepingCapacity: count <= 256 * 1024)
+        pending.removeAll(keepingCapacity: count <= Self.keptCapacity)
     }
 
     /// Waits for a first deferred line, then for ``flushInterval`` or ``flushCount`` lines, and

@@ -26,6 +26,7 @@ public final class ReuseRegistry: @unchecked Sendable {
     // state of a render takes no lock at all.
     private let lock = Lock()
     private var registrations: [String: Registration] = [:]
+    private var prototypeSources = StableHash()
     private var idlePools: [ReusePool] = []
     private var allPools: [ReusePool] = []
 
@@ -56,6 +57,17 @@ public final class ReuseRegistry: @unchecked Sendable {
             throw TableKitError.invalidPrototype(identifier: identifier, file: file, error: error)
         }
         try add(.prototype(template), for: identifier)
+        lock.withLock {
+            prototypeSources.combine(identifier)
+            prototypeSources.combine(source)
+        }
+    }
+
+    /// A fingerprint of every prototype registered so far: their identifiers and template sources,
+    /// in the order they were registered. Cellar mixes it into the validators it derives from a
+    /// controller's ``TableController/contentVersion``, so an edited template changes them.
+    package var prototypeFingerprint: UInt64 {
+        lock.withLock { prototypeSources.value }
     }
 
     /// Registers every `<Identifier>.html` in a folder as a prototype cell; returns the identifiers.

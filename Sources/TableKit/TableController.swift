@@ -39,6 +39,14 @@ public protocol TableController: DataCellProviding {
     func item(forRowAt indexPath: IndexPath) -> (any Encodable)?
     /// What the list does when asked for: render, or show a banner, redirect, or load later.
     var action: ControllerAction { get }
+    /// A version of everything the list shows, or nil (the default) when there is none.
+    ///
+    /// Equal versions promise the same sections, rows, headers, footers and action for the same
+    /// request. A list over data fixed at start-up can return a constant; one over a store, the
+    /// store's revision. With a version, Cellar derives the page's `ETag` from it, the URL and the
+    /// format before rendering: a matching `If-None-Match` is answered 304 without writing a row,
+    /// and streamed pages carry the validator too. Without one, it hashes each buffered page.
+    var contentVersion: String? { get }
 }
 
 extension TableController {
@@ -61,6 +69,7 @@ extension TableController {
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { nil }
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { nil }
     public var action: ControllerAction { .render }
+    public var contentVersion: String? { nil }
 
     /// The number of rows in every section together.
     public var totalNumberOfRows: Int {

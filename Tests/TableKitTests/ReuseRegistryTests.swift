@@ -90,6 +90,45 @@ import Testing
         #expect(registry.prototypeIdentifiers.isEmpty)
     }
 
+    /// The fingerprint names the prototypes' identifiers and sources, in order, the same in every
+    /// registry; class registrations and refused prototypes leave it as it was.
+    @Test func thePrototypeFingerprintFollowsTheTemplates() throws {
+        func fingerprint(_ prototypes: [(String, String)]) throws -> UInt64 {
+            let registry = ReuseRegistry()
+            for (identifier, source) in prototypes { try registry.registerPrototype(identifier, template: source) }
+            return registry.prototypeFingerprint
+        }
+        let empty = try fingerprint([])
+        let one = try fingerprint([("Title", "<b>{{name}}</b>")])
+        #expect(one != empty)
+        #expect(try fingerprint([("Title", "<b>{{name}}</b>")]) == one)
+        #expect(try fingerprint([("Title", "<i>{{name}}</i>")]) != one)
+        #expect(try fingerprint([("Title2", "<b>{{name}}</b>")]) != one)
+        #expect(try fingerprint([("A", "x"), ("B", "y")]) != fingerprint([("B", "y"), ("A", "x")]))
+
+        let registry = ReuseRegistry()
+        try registry.registerPrototype("Title", template: "<b>{{name}}</b>")
+        try registry.register(FirstCell.self)
+        #expect(throws: TableKitError.self) { try registry.registerPrototype("Title", template: "<i>{{name}}</i>") }
+        #expect(throws: TableKitError.self) { try registry.registerPrototype("Broken", template: "{{#open}}") }
+        #expect(registry.prototypeFingerprint == one)
+    }
+
+    /// FNV-1a, 64 bits, over each text's length (eight bytes, least significant first) and then its bytes.
+    @Test func stableHashIsFNV1aOverLengthAndBytes() {
+        var hash = StableHash()
+        #expect(hash.value == 0xcbf2_9ce4_8422_2325)
+        hash.combine("a")
+        #expect(hash.value == 0x529a_4ddc_8ff5_6bbf)
+        var split = StableHash()
+        split.combine("ab")
+        split.combine("c")
+        var other = StableHash()
+        other.combine("a")
+        other.combine("bc")
+        #expect(split.value != other.value)
+    }
+
     @Test func aPrototypeIsRegisteredOnce() throws {
         let registry = ReuseRegistry()
         try registry.registerPrototype("NoteCell", template: "{{title}}")

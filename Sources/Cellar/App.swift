@@ -3,6 +3,12 @@ import Logging
 import MicroHTTP
 import TableKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A Cellar application: the cell registry, the lists mounted on paths, and the site around them.
 ///
 /// ```swift
@@ -88,8 +94,9 @@ public final class App {
     private var indexRoute: ListRoute? {
         guard let index else { return nil }
         let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.path, summary: $0.summary) }
+        let version = ListIndexController.version(of: entries)
         return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
-            ListIndexController(title: index.title, entries: entries)
+            ListIndexController(title: index.title, entries: entries, contentVersion: version)
         }
     }
 
@@ -169,14 +176,40 @@ public final class App {
         let largePageBudget: Int
         let streamChunkSize: Int
         let logger: Logger
+        /// What every page's bytes depend on besides its controller and URL: this build of the
+        /// server, its version, the site's name and navigation, and the prototype templates. Mixed
+        /// into the validators derived from a ``TableController/contentVersion``.
+        let renderingSeed: UInt64
     }
 
     func snapshot() -> Snapshot {
         let navigation = (indexRoute.map { [($0.title, $0.path)] } ?? []) + lists.map { ($0.title, $0.path) }
+        var seed = StableHash()
+        seed.combine(Self.executableIdentity)
+        seed.combine(version)
+        seed.combine(siteName)
+        for (title, path) in navigation {
+            seed.combine(title)
+            seed.combine(path)
+        }
+        seed.combine(registry.prototypeFingerprint)
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
-            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger)
+            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, renderingSeed: seed.value)
     }
+
+    /// This server's binary: its size and modification time, the same for every replica started
+    /// from one image and different for each build (the cells' code is in it). Where the binary
+    /// cannot be found, a number drawn for this process: validators then change at each restart.
+    static let executableIdentity: UInt64 = {
+        var status = stat()
+        guard stat("/proc/self/exe", &status) == 0 else { return UInt64.random(in: .min ... .max) }
+        var hash = StableHash()
+        hash.combine(UInt64(truncatingIfNeeded: status.st_size))
+        hash.combine(UInt64(truncatingIfNeeded: status.st_mtim.tv_sec))
+        hash.combine(UInt64(truncatingIfNeeded: status.st_mtim.tv_nsec))
+        return hash.value
+    }()
 }
 
 /// Why the server cannot start; each says what to fix.

@@ -10,6 +10,15 @@ struct ListIndexController: TableController {
 
     let title: String
     let entries: [Entry]
+    /// The entries' summaries (their titles and paths are the site's navigation, already part of
+    /// every validator).
+    let contentVersion: String?
+
+    static func version(of entries: [Entry]) -> String {
+        var hash = StableHash()
+        for entry in entries { hash.combine(entry.summary) }
+        return String(hash.value, radix: 16)
+    }
 
     func numberOfRows(inSection section: Int) -> Int { entries.count }
 

@@ -16,7 +16,6 @@ struct ListResponder: Sendable {
         let layout = TableLayout(controller)
         let page = try Page(query: request.query, paging: route.paging, total: layout.totalNumberOfRows)
         let links = PageLinks(path: pathRequestsJSON ? App.jsonPath(for: route.path) : route.path, query: request.query, page: page)
-        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         // Added one by one into room for all five (with `Link` and `ETag`): a literal made an array
         // of its own, and the list grew twice after it.
@@ -32,6 +31,20 @@ struct ListResponder: Sendable {
             let link = links.header
             if link.utf8.count <= PageLinks.largestHeader { headers.add(name: "Link", value: link) }
         }
+        // A controller with a version has its validator before any row is written: a client that
+        // holds the page costs no rendering, and a stream carries it too.
+        let versionTag = controller.contentVersion.map {
+            ETag.derived(
+                seed: app.renderingSeed, version: $0, route: route.path, format: format, pathRequestsJSON: pathRequestsJSON,
+                query: request.rawQuery)
+        }
+        if let versionTag {
+            headers.add(name: "ETag", value: versionTag)
+            if ETag.matches(versionTag, request.headers["If-None-Match"]) {
+                return Response(status: .notModified, headers: headers, body: .empty)
+            }
+        }
+        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
         var bytes: [UInt8] = []
@@ -47,10 +60,13 @@ struct ListResponder: Sendable {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
         }
-        let etag = ETag.of(bytes)
-        headers.add(name: "ETag", value: etag)
-        if ETag.matches(etag, request.headers["If-None-Match"]) {
-            return Response(status: .notModified, headers: headers, body: .empty)
+        if versionTag == nil {
+            // No version: the bytes are the validator.
+            let etag = ETag.of(bytes)
+            headers.add(name: "ETag", value: etag)
+            if ETag.matches(etag, request.headers["If-None-Match"]) {
+                return Response(status: .notModified, headers: headers, body: .empty)
+            }
         }
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
     }
@@ -196,8 +212,28 @@ final class ListStream: ResponseBodyProducer {
     }
 }
 
-/// Strong validators for buffered bodies: a 64-bit hash of the bytes, quoted.
+/// Strong validators: a 64-bit hash of a buffered body's bytes, or of what a versioned list's
+/// bytes are made from, quoted.
 enum ETag {
+    /// The validator of a list whose controller has a ``TableController/contentVersion``: the
+    /// rendering seed (build, site, templates), the version, the list, the format and whether
+    /// the path asked for JSON (its links differ), and the query as received.
+    static func derived(seed: UInt64, version: String, route: String, format: ListFormat, pathRequestsJSON: Bool, query: String?) -> String {
+        var hash = StableHash()
+        hash.combine(seed)
+        hash.combine(version)
+        hash.combine(route)
+        hash.combine(format.rawValue)
+        hash.combine(pathRequestsJSON ? 1 : 0)
+        hash.combine(query ?? "")
+        // FNV's last bytes reach only part of the value: mixed (MurmurHash3's finaliser) so that
+        // queries one digit apart differ in every hex digit.
+        var value = hash.value
+        value = (value ^ (value >> 33)) &* 0xff51_afd7_ed55_8ccd
+        value = (value ^ (value >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+        return quotedHex(value ^ (value >> 33))
+    }
+
     static func of(_ bytes: [UInt8]) -> String {
         // Four independent lanes of multiply-xor over 32 bytes a step, folded at the end: a
         // validator, not a cryptographic hash, at a fraction of a cycle per byte.

@@ -9,6 +9,9 @@ public struct BigListController: TableController {
 
     public init(count: Int = 1_000_000) { self.count = count }
 
+    /// The rows are computed from their number: the count is all that can change.
+    public var contentVersion: String? { "rows-\(count)" }
+
     public func numberOfRows(inSection section: Int) -> Int { count }
     public func titleForHeader(inSection section: Int) -> String? { "Generated rows" }
     public func titleForFooter(inSection section: Int) -> String? { "Streamed in chunks: the server never holds the whole page." }

@@ -33,6 +33,9 @@ public struct CatalogController: SearchableController {
         }
     }
 
+    /// The catalog is a constant of this build, and the search term is in the query.
+    public var contentVersion: String? { "catalog" }
+
     public func numberOfRows(inSection section: Int) -> Int { rows.count }
     public func titleForFooter(inSection section: Int) -> String? { "Prices include the cellar’s corkage & care." }
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { DataCellProvider(cellData: rows[indexPath.row], for: indexPath) }

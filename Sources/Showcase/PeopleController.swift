@@ -6,11 +6,15 @@ public struct PeopleController: TableController, JSONItemWriting {
     public let title: String
     let cells: PeopleCellProvider
     let footer: String?
+    /// Given by whoever made `people`: the showcase's people are generated at start-up from their
+    /// count, so the count names them.
+    public let contentVersion: String?
 
-    public init(title: String, people: [Person], footer: String? = nil) {
+    public init(title: String, people: [Person], footer: String? = nil, contentVersion: String? = nil) {
         self.title = title
         cells = PeopleCellProvider(people: people)
         self.footer = footer
+        self.contentVersion = contentVersion
     }
 
     var people: [Person] { cells.people }

@@ -110,6 +110,9 @@ public struct SettingsController: SectionedTableController {
         sections = SettingsController.defaultSections
     }
 
+    /// The sections are constants of this build (which every validator already names).
+    public var contentVersion: String? { "defaults" }
+
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { sections[indexPath.section].rows[indexPath.row] }
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { sections[indexPath.section].rows[indexPath.row].detail }
 

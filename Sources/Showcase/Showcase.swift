@@ -18,10 +18,14 @@ public enum Showcase {
 
         let people = PeopleDirectory.make(count: peopleCount)
         let listbench = PeopleDirectory.listbench(count: listbenchCount)
+        // Made once, not per request: the data is generated from its count at start-up.
+        let peopleVersion = "generated-\(peopleCount)"
+        let listbenchVersion = "listbench-\(listbenchCount)"
 
         app.indexList(at: "/", title: "Lists")
         app.list("/people", summary: "\(peopleCount.formatted()) people: engineers in a class cell, everyone else in a prototype cell") { _ in
-            PeopleController(title: "People", people: people, footer: "\(peopleCount.formatted()) people")
+            PeopleController(
+                title: "People", people: people, footer: "\(peopleCount.formatted()) people", contentVersion: peopleVersion)
         }
         app.list("/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .paged(defaultLimit: 100, maxLimit: 100)) {
             _ in SettingsController()
@@ -44,7 +48,7 @@ public enum Showcase {
             "/listbench", title: "Listbench", summary: "The benchmark workload: \(listbenchCount.formatted()) people",
             paging: .paged(defaultLimit: 100, maxLimit: 10_000)
         ) { _ in
-            PeopleController(title: "Listbench", people: listbench)
+            PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }
     }
 }

@@ -76,7 +76,12 @@ extension CellarHTTPTests {
             #expect(page.status == 200)
             #expect(page.headers["Transfer-Encoding"] == "chunked")
             #expect(page.headers["Content-Length"] == nil)
-            #expect(page.headers["ETag"] == nil, "a stream has no validator")
+            // Listbench has a content version: its stream carries the validator it was given before
+            // the first row, and a client holding it gets a 304 without the rows being written.
+            let streamedTag = try #require(page.headers["ETag"], "a versioned stream has a validator")
+            let cached = try server.get("/listbench?limit=10000", headers: [("If-None-Match", streamedTag)])
+            #expect(cached.status == 304)
+            #expect(cached.body.isEmpty)
             #expect(page.headers["Vary"] == "Accept, HX-Request")
             #expect(page.body.count > 1 << 20)
             #expect(page.body.occurrences(of: "<li class=\"cell ") == 10_000)
@@ -103,6 +108,100 @@ extension CellarHTTPTests {
             // A small page of the same list is one buffer.
             let small = try server.get("/listbench?limit=10")
             #expect(small.headers["Content-Length"] == String(small.body.count))
+        }
+
+        /// Without a content version, a stream has no validator: its bytes are not all known when its
+        /// head is sent.
+        @Test func anUnversionedStreamHasNoValidator() throws {
+            let server = try TestServer { app in
+                app.largePageBudget = 0
+                try app.register(PlainTextCell.self)
+                app.list("/changing", paging: .unpaged) { _ in ChangingController(version: 1, rows: 2_000) }
+            }
+            let page = try server.get("/changing")
+            #expect(page.status == 200)
+            #expect(page.headers["Transfer-Encoding"] == "chunked")
+            #expect(page.headers["ETag"] == nil)
+            #expect(page.body.occurrences(of: "<li class=\"cell ") == 2_000)
+        }
+
+        /// A list whose controller names its content version is validated before anything is
+        /// rendered: a matching `If-None-Match` costs no row, and a new version a new validator.
+        @Test func aVersionedListAnswers304WithoutRendering() throws {
+            let version = Atomic<Int>(1)
+            let rendered = Atomic<Int>(0)
+            let server = try TestServer { app in
+                try app.register(PlainTextCell.self)
+                app.list("/versioned") { _ in
+                    VersionedController(version: version.load(ordering: .relaxed), rendered: { rendered.add(1, ordering: .relaxed) })
+                }
+            }
+            let first = try server.get("/versioned?limit=2")
+            #expect(first.status == 200)
+            #expect(first.text.contains("row 1 at version 1"))
+            let etag = try #require(first.headers["ETag"])
+            #expect(etag.count == 18 && etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            let rows = rendered.load(ordering: .relaxed)
+            #expect(rows == 2)
+            #expect(try server.get("/versioned?limit=2").headers["ETag"] == etag)
+            #expect(rendered.load(ordering: .relaxed) == 4)
+
+            for header in [etag, "W/" + etag, "*", "\"x\", " + etag] {
+                let cached = try server.get("/versioned?limit=2", headers: [("If-None-Match", header)])
+                #expect(cached.status == 304, "If-None-Match: \(header)")
+                #expect(cached.body.isEmpty)
+                #expect(cached.headers["ETag"] == etag)
+                #expect(cached.headers["Vary"] == "Accept, HX-Request")
+                #expect(cached.headers["Link"] == first.headers["Link"])
+            }
+            #expect(rendered.load(ordering: .relaxed) == 4, "a 304 renders no row")
+            #expect(try server.get("/versioned?limit=2", headers: [("If-None-Match", "\"0000000000000000\"")]).status == 200)
+
+            version.store(2, ordering: .relaxed)
+            let after = try server.get("/versioned?limit=2", headers: [("If-None-Match", etag)])
+            #expect(after.status == 200)
+            #expect(after.text.contains("row 1 at version 2"))
+            let newETag = try #require(after.headers["ETag"])
+            #expect(newETag != etag)
+            #expect(try server.get("/versioned?limit=2", headers: [("If-None-Match", newETag)]).status == 304)
+        }
+
+        /// A versioned validator names the list, the format, the JSON path and the query: every
+        /// different answer gets a different one, and the same answer the same.
+        @Test func versionedValidatorsFollowTheURLAndFormat() throws {
+            let server = try TestServer.showcase()
+            let requests: [(String, [(String, String)])] = [
+                ("/listbench", []), ("/listbench?limit=3", []), ("/listbench?limit=30", []), ("/listbench?offset=1&limit=3", []),
+                ("/listbench?limit=3&offset=1", []), ("/listbench.json", []), ("/listbench", [("Accept", "application/json")]),
+                ("/listbench?fragment=rows", []), ("/listbench", [("HX-Request", "true")]), ("/people", []), ("/settings", []),
+                ("/catalog", []), ("/catalog?q=ros%C3%A9", []), ("/big", []), ("/", []), ("/index.json", []),
+            ]
+            var tags: [String] = []
+            for (target, headers) in requests {
+                let response = try server.get(target, headers: headers)
+                #expect(response.status == 200, "\(target)")
+                let tag = try #require(response.headers["ETag"], "\(target) \(headers)")
+                #expect(try server.get(target, headers: headers).headers["ETag"] == tag, "\(target)")
+                tags.append(tag)
+            }
+            #expect(Set(tags).count == tags.count)
+            // The JSON of a page asked for by `Accept` and by path hold different links: different tags.
+            #expect(try server.get("/listbench.json").body != server.get("/listbench", headers: [("Accept", "application/json")]).body)
+        }
+
+        /// What every page is made with besides its controller is in the validator: here, a
+        /// prototype template edited between two starts of the same build.
+        @Test func anEditedPrototypeChangesVersionedValidators() throws {
+            func tag(template: String) throws -> String {
+                let server = try TestServer { app in
+                    try app.registry.registerPrototype("Line", template: template)
+                    app.list("/lines") { _ in PrototypeLinesController() }
+                }
+                return try #require(try server.get("/lines").headers["ETag"])
+            }
+            let plain = try tag(template: "<span>{{name}}</span>")
+            #expect(try tag(template: "<span>{{name}}</span>") == plain, "the same build and templates: the same tag")
+            #expect(try tag(template: "<em>{{name}}</em>") != plain)
         }
 
         /// Within the large-page budget a page of megabytes is one buffer: a length, a validator, the
@@ -221,10 +320,52 @@ final class PlainTextCell: TableViewCell, ConfigurableCell {
 /// Rows whose text depends on a version number that a test changes.
 struct ChangingController: TableController {
     let version: Int
+    var rows = 3
     var title: String { "Changing" }
-    func numberOfRows(inSection section: Int) -> Int { 3 }
+    func numberOfRows(inSection section: Int) -> Int { rows }
     func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         DataCellProvider(for: indexPath, cell: PlainTextCell.self, data: "row \(indexPath.row) at version \(version)")
+    }
+}
+
+/// Rows that name their version, and report each row they make.
+struct VersionedController: TableController {
+    let version: Int
+    let rendered: @Sendable () -> Void
+    var title: String { "Versioned" }
+    var contentVersion: String? { "v\(version)" }
+    func numberOfRows(inSection section: Int) -> Int { 10 }
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        rendered()
+        return DataCellProvider(for: indexPath, cell: PlainTextCell.self, data: "row \(indexPath.row) at version \(version)")
+    }
+}
+
+/// Two rows of a prototype named `Line`, with a constant version.
+struct PrototypeLinesController: TableController {
+    var title: String { "Lines" }
+    var contentVersion: String? { "1" }
+    func numberOfRows(inSection section: Int) -> Int { 2 }
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        DataCellProvider(prototype: "Line", for: indexPath, data: ["name": "line \(indexPath.row)"])
+    }
+}
+
+/// Derived validators keep their parts apart.
+@Suite struct DerivedETagTests {
+    @Test func partsDoNotRunTogether() {
+        func tag(_ version: String, _ route: String, _ query: String?, format: ListFormat = .page, json: Bool = false) -> String {
+            ETag.derived(seed: 7, version: version, route: route, format: format, pathRequestsJSON: json, query: query)
+        }
+        let tags = [
+            tag("1", "/a", "b"), tag("1/", "a", "b"), tag("1", "/ab", nil), tag("1", "/a", ""), tag("1", "/a", "b", format: .json),
+            tag("1", "/a", "b", format: .json, json: true), tag("1", "/a", "b", format: .fragment), tag("2", "/a", "b"),
+        ]
+        // A missing query and an empty one name the same answer.
+        #expect(tag("1", "/a", nil) == tag("1", "/a", ""))
+        #expect(Set(tags).count == tags.count)
+        #expect(ETag.derived(seed: 8, version: "1", route: "/a", format: .page, pathRequestsJSON: false, query: "b") != tags[0])
+        for tag in tags { #expect(tag.utf8.count == 18 && tag.hasPrefix("\"") && tag.hasSuffix("\"")) }
     }
 }
 

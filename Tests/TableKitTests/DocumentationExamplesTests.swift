@@ -47,6 +47,17 @@ enum GettingStarted {
         }
     }
 
+    // "Versions".
+    struct Store { var revision = 0 }
+
+    struct StoreController: TableController {
+        let store: Store
+        var title: String { "Stock" }
+        func numberOfRows(inSection section: Int) -> Int { 0 }
+        func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { DataCellProvider(for: indexPath) { (_: EngineerCell) in } }
+        var contentVersion: String? { "revision-\(store.revision)" }
+    }
+
     final class ToggleCell: TableViewCell, ConfigurableCell {
         var setting: (title: String, isOn: Bool)?
         func configure(with data: (title: String, isOn: Bool)) { setting = data }
@@ -144,6 +155,8 @@ extension GettingStarted.Person {
         ])
         #expect(controller.action == .render)
         #expect(GettingStarted.PeopleController(people: []).action == .alert(Alert(.info, "Nobody here yet.")))
+        #expect(controller.contentVersion == nil, "no version unless the controller names one")
+        #expect(GettingStarted.StoreController(store: .init(revision: 3)).contentVersion == "revision-3")
 
         var renderer = TableRenderer(controller: controller, tableView: TableView(registry: registry, selectionBase: "/people"))
         var html = HTMLWriter(capacity: 64 * 1024)

@@ -1,7 +1,11 @@
 /* ceiling: Cellar's /listbench responses written in plain C on libmicrohttpd.
  *
  * The same bytes as Cellar (`/listbench`, `/listbench.json`, `/healthz`): the same document,
- * rows, pager, JSON and headers, with the ETag computed over each body by Cellar's algorithm.
+ * rows, pager, JSON and headers. The ETag is derived as Cellar derives a versioned list's (the
+ * listbench controller names a content version): a hash of a seed, the version, the list, the
+ * format and the query, before the body is written; the seed is Cellar's rendering seed, which
+ * depends on its binary, so it comes from CEILING_SEED (default 0) and ceiling-check.sh compares
+ * the tags' form, not their digits.
  * Built on the c-mhd peer (shared/peers/peers/c-mhd/server.c): data set made at start-up,
  * escaping per request into one growable buffer handed to MHD (MHD_RESPMEM_MUST_FREE),
  * thread pool of 2 with epoll. It measures "the same response written in C" next to Cellar.
@@ -157,39 +161,39 @@ static void put_json(buf_t *b, str_t s) {
 }
 
 /* ---- Cellar's ETag (Sources/Cellar/ListResponder.swift, enum ETag) ---- */
-static inline uint64_t load_le64(const unsigned char *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-static inline uint64_t rotr64(uint64_t x, int r) { return (x >> r) | (x << (64 - r)); }
-
-static uint64_t etag_hash(const unsigned char *bytes, size_t count) {
-    const uint64_t prime = 0x00000100000001B3ULL;
-    uint64_t l0 = 0xcbf29ce484222325ULL, l1 = 0x9e3779b97f4a7c15ULL, l2 = 0xc2b2ae3d27d4eb4fULL, l3 = 0x165667b19e3779f9ULL;
-    size_t i = 0;
-    for (; i + 32 <= count; i += 32) {
-        l0 = (l0 ^ load_le64(bytes + i)) * prime;
-        l1 = (l1 ^ load_le64(bytes + i + 8)) * prime;
-        l2 = (l2 ^ load_le64(bytes + i + 16)) * prime;
-        l3 = (l3 ^ load_le64(bytes + i + 24)) * prime;
-    }
-    uint64_t hash = l0 ^ rotr64(l1, 7) ^ rotr64(l2, 19) ^ rotr64(l3, 31);
-    for (; i < count; i++) hash = (hash ^ bytes[i]) * prime;
-    hash ^= hash >> 29;
-    hash ^= (uint64_t)count;
-    return hash;
-}
-
 /* `"` + 16 lowercase hex digits + `"` and a NUL: 19 bytes. */
 static void quoted_hex(char *out, uint64_t v) {
     out[0] = '"';
     for (int k = 0; k < 16; k++) out[1 + k] = HEX[(v >> (60 - 4 * k)) & 15];
     out[17] = '"';
     out[18] = 0;
+}
+
+/* Cellar's derived validator (ListResponder.swift, ETag.derived; TableKit's StableHash): FNV-1a
+ * over the seed's eight bytes and each text's length (eight bytes) and bytes, then MurmurHash3's
+ * finaliser. */
+static uint64_t derived_seed;
+static const uint64_t FNV_PRIME = 0x00000100000001B3ULL;
+static inline uint64_t fnv_u64(uint64_t h, uint64_t v) {
+    for (int k = 0; k < 64; k += 8) h = (h ^ ((v >> k) & 0xff)) * FNV_PRIME;
+    return h;
+}
+static inline uint64_t fnv_text(uint64_t h, const char *p, size_t n) {
+    h = fnv_u64(h, n);
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
+    return h;
+}
+static uint64_t derived_etag(const char *route, const char *format, int json_path, const char *query, size_t query_n) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = fnv_u64(h, derived_seed);
+    h = fnv_text(h, "listbench-100000", 16);
+    h = fnv_text(h, route, strlen(route));
+    h = fnv_text(h, format, strlen(format));
+    h = fnv_u64(h, (uint64_t)json_path);
+    h = fnv_text(h, query, query_n);
+    h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
 }
 
 /* Whether an If-None-Match header names `etag` (or is `*`): weak comparison, as Cellar's ETag.matches. */
@@ -441,21 +445,28 @@ static enum MHD_Result send_list(struct MHD_Connection *c, int json) {
             whole_page = 0;
         }
     }
-    buf_t b = {0};
-    long long rows = pg.upper - pg.lower;
-    buf_grow(&b, (size_t)rows * (json ? 270 : 250) + 4096);
-    if (json) write_json(&b, &pg); else write_html(&b, &pg, whole_page);
+    /* The query as it came (`offset=…&limit=…`, the benchmark's form), for the validator. */
+    char query[128];
+    size_t query_n = 0;
+    const char *offset = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "offset");
+    const char *limit = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
+    if (offset) query_n += (size_t)snprintf(query + query_n, sizeof query - query_n, "offset=%.40s", offset);
+    if (offset && limit) query[query_n++] = '&';
+    if (limit) query_n += (size_t)snprintf(query + query_n, sizeof query - query_n, "limit=%.40s", limit);
 
     char link[256], etag[19];
     link_header(link, json ? "/listbench.json" : "/listbench", &pg);
-    quoted_hex(etag, etag_hash((const unsigned char *)b.p, b.len));
+    quoted_hex(etag, derived_etag("/listbench", json ? "json" : (whole_page ? "page" : "fragment"), json, query, query_n));
     int not_modified = etag_matches(etag, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match"));
 
     struct MHD_Response *r;
     if (not_modified) {
-        free(b.p);
         r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     } else {
+        buf_t b = {0};
+        long long rows = pg.upper - pg.lower;
+        buf_grow(&b, (size_t)rows * (json ? 270 : 250) + 4096);
+        if (json) write_json(&b, &pg); else write_html(&b, &pg, whole_page);
         r = MHD_create_response_from_buffer(b.len, b.p, MHD_RESPMEM_MUST_FREE);
     }
     MHD_add_response_header(r, "Content-Type", json ? "application/json" : "text/html; charset=utf-8");
@@ -506,6 +517,9 @@ int main(void) {
     int port = ps ? atoi(ps) : 8080;
     make_dataset();
     request_id_prefix = (uint32_t)time(NULL) * 2654435761u ^ (uint32_t)getpid();
+
+    const char *seed = getenv("CEILING_SEED");
+    derived_seed = seed ? strtoull(seed, NULL, 0) : 0;
 
     /* block SIGINT/SIGTERM before MHD starts its threads so that sigwait() below gets them */
     sigset_t set;

@@ -38,12 +38,7 @@ struct ListResponder: Sendable {
                 seed: app.renderingSeed, version: $0, route: route.path, format: format, pathRequestsJSON: pathRequestsJSON,
                 query: request.rawQuery)
         }
-        if let versionTag {
-            headers.add(name: "ETag", value: versionTag)
-            if ETag.matches(versionTag, request.headers["If-None-Match"]) {
-                return Response(status: .notModified, headers: headers, body: .empty)
-            }
-        }
+        if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
@@ -60,14 +55,8 @@ struct ListResponder: Sendable {
             let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
         }
-        if versionTag == nil {
-            // No version: the bytes are the validator.
-            let etag = ETag.of(bytes)
-            headers.add(name: "ETag", value: etag)
-            if ETag.matches(etag, request.headers["If-None-Match"]) {
-                return Response(status: .notModified, headers: headers, body: .empty)
-            }
-        }
+        // No version: the bytes are the validator.
+        if versionTag == nil, let notModified = ETag.validate(ETag.of(bytes), headers: &headers, request: request) { return notModified }
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
     }
 
@@ -270,6 +259,14 @@ enum ETag {
             out[17] = UInt8(ascii: "\"")
             return 18
         }
+    }
+
+    /// Adds `etag` to `headers`; the 304 (with those headers) when the request's `If-None-Match`
+    /// names it, nil when the page is to be sent.
+    static func validate(_ etag: String, headers: inout HTTPHeaders, request: Request) -> Response? {
+        headers.add(name: "ETag", value: etag)
+        guard matches(etag, request.headers["If-None-Match"]) else { return nil }
+        return Response(status: .notModified, headers: headers, body: .empty)
     }
 
     /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.

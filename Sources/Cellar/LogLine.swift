@@ -59,79 +59,67 @@ struct LogLine: ~Copyable {
 
     /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
     mutating func field(_ key: StaticString, _ value: String) {
-        field(value) { line, format in
-            if format == .json { line.key(key) } else { line.raw(key) }
-        }
+        startField(key)
+        writeText(value)
     }
 
     /// ``field(_:_:)`` for a value given as UTF-8 bytes.
     mutating func field(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        startField(key)
         switch format {
-        case .logfmt:
-            line.raw(" ")
-            line.raw(key)
-            line.raw("=")
-            LineLogHandler.appendLogfmtValue(utf8: value, to: &line)
-        case .json:
-            line.raw(",")
-            line.key(key)
-            line.string(utf8: value)
+        case .logfmt: LineLogHandler.appendLogfmtValue(utf8: value, to: &line)
+        case .json: line.string(utf8: value)
         }
     }
 
     /// ``field(_:_:)`` for a key known only at run time (metadata).
     mutating func field(named key: String, _ value: String) {
-        field(value) { line, format in
-            if format == .json { line.key(key) } else { line.unquoted(key) }
-        }
-    }
-
-    /// A field with a text value; `writeKey` writes the key as the format wants it (`key` or `"key":`).
-    private mutating func field(_ value: String, key writeKey: (inout JSONWriter, LineLogHandler.Format) -> Void) {
         switch format {
         case .logfmt:
             line.raw(" ")
-            writeKey(&line, format)
+            line.unquoted(key)
             line.raw("=")
-            LineLogHandler.appendLogfmtValue(value, to: &line)
         case .json:
             line.raw(",")
-            writeKey(&line, format)
-            line.string(value)
+            line.key(key)
         }
+        writeText(value)
     }
 
     /// Adds a field whose value is a decimal integer, written without making a string.
     mutating func field(_ key: StaticString, _ value: Int) {
-        switch format {
-        case .logfmt:
-            line.raw(" ")
-            line.raw(key)
-            line.raw("=")
-            line.number(value)
-        case .json:
-            line.raw(",")
-            line.key(key)
-            line.raw("\"")
-            line.number(value)
-            line.raw("\"")
-        }
+        startField(key)
+        if format == .json { line.raw("\"") }
+        line.number(value)
+        if format == .json { line.raw("\"") }
     }
 
     /// Adds a field whose value is already plain text bytes (digits, a decimal point), unquoted.
     mutating func field(_ key: StaticString, plain value: UnsafeBufferPointer<UInt8>) {
+        startField(key)
+        if format == .json { line.raw("\"") }
+        line.unquoted(bytes: value)
+        if format == .json { line.raw("\"") }
+    }
+
+    /// What comes before a field's value: ` key=` (logfmt) or `,"key":` (JSON).
+    private mutating func startField(_ key: StaticString) {
         switch format {
         case .logfmt:
             line.raw(" ")
             line.raw(key)
             line.raw("=")
-            line.unquoted(bytes: value)
         case .json:
             line.raw(",")
             line.key(key)
-            line.raw("\"")
-            line.unquoted(bytes: value)
-            line.raw("\"")
+        }
+    }
+
+    /// A text value as the format writes it: logfmt quoted when it needs to be, a JSON string.
+    private mutating func writeText(_ value: String) {
+        switch format {
+        case .logfmt: LineLogHandler.appendLogfmtValue(value, to: &line)
+        case .json: line.string(value)
         }
     }
 

@@ -17,7 +17,9 @@ import Logging
 /// router.get("/hello") { _ in .text("Hello") }
 /// let server = Server(configuration: ServerConfiguration(port: 8080), responder: router, logger: Logger(label: "http"))
 /// try server.start()
-/// // … on SIGTERM:
+/// let signals = try StopSignals.install()
+/// try server.start()
+/// _ = signals.wait()  // SIGTERM or SIGINT, whichever thread receives it
 /// server.stop(gracePeriod: .seconds(10))
 /// ```
 public final class Server: Sendable {
@@ -78,6 +80,12 @@ public final class Server: Sendable {
     public func start() throws(ServerError) {
         try configuration.validate()
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        // The worker threads inherit the stop signals blocked: a signal's handler runs on
+        // another thread and their epoll waits are not interrupted (see ``StopSignals``).
+        try StopSignals.blocked { () throws(ServerError) in try startBlocked(address: address) }
+    }
+
+    private func startBlocked(address: SocketAddress) throws(ServerError) {
         try state.withLock { (state: inout State) throws(ServerError) in
             guard case .idle = state else { throw ServerError.alreadyStarted }
             let listener = try Listener(
@@ -110,7 +118,7 @@ public final class Server: Sendable {
 
     /// Stops gracefully: refuses new connections, lets requests in flight finish until `gracePeriod` has passed, then closes everything.
     ///
-    /// Idempotent and callable from any thread (e.g. after `sigwait` on the main thread), but not from a handler.
+    /// Idempotent and callable from any thread (e.g. after ``StopSignals/wait()`` on the main thread), but not from a handler.
     public func stop(gracePeriod: Duration = .seconds(10)) {
         let running: (daemon: OpaquePointer, listener: Listener, context: Unmanaged<ServerCore>, daemonLogger: UnsafeMutablePointer<cmhd_logger>)? =
             state.withLock { state in

@@ -8,6 +8,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case bindFailed(host: String, port: Int, reason: String)
     /// `start()` was called on a server that is running or has been stopped.
     case alreadyStarted
+    /// The stop-signal handlers could not be installed (see ``StopSignals``).
+    case signalSetupFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             "Could not listen on \(host):\(port): \(reason)"
         case .alreadyStarted:
             "The server has already been started; create a new Server to start again."
+        case .signalSetupFailed(let reason):
+            "Could not install the stop-signal handlers: \(reason)"
         }
     }
 }

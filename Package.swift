@@ -45,6 +45,7 @@ let package = Package(
             name: "Cellar",
             dependencies: [
                 "TableKit", "MicroHTTP", "CByteScan",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -53,15 +54,10 @@ let package = Package(
         ),
         // The lists the server ships with.
         .target(name: "Showcase", dependencies: ["Cellar"], swiftSettings: strictSettings),
-        .executableTarget(
-            name: "cellar",
-            dependencies: [
-                "Showcase", "Cellar",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        // The showcase server: `App.run` with the showcase's lists.
+        .executableTarget(name: "cellar", dependencies: ["Showcase", "Cellar"], swiftSettings: strictSettings),
+        // An app that starts threads of its own before `App.run`, for the signal tests (CellarTests spawn it).
+        .executableTarget(name: "cellar-test-app", dependencies: ["Cellar"], path: "Tests/TestApp", swiftSettings: strictSettings),
         // A raw-socket HTTP client for the test suites (no URL normalisation, so hostile paths arrive as written).
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         // The golden page and the parser script are read by path (#filePath), not built as resources.

@@ -16,10 +16,12 @@ import TableKit
 /// try app.register(EngineerCell.self)
 /// try app.registerPrototypes()
 /// app.list("/people", summary: "10,000 people") { context in PeopleController(context: context) }
-/// let server = Server(configuration: app.serverConfiguration(), responder: app.makeRouter(), logger: logger, observer: app.metrics)
 /// ```
 ///
-/// Build it at start-up; ``makeRouter()`` freezes what it holds into an immutable ``Router``.
+/// Serve it with ``run(siteName:version:arguments:_:)``, which makes the app, calls a closure that
+/// registers cells and mounts lists like the lines above, checks it and serves it. To run the
+/// server yourself instead, ``makeRouter()`` freezes what the app holds into an immutable
+/// ``Router``; give a `Server` that router, ``errorRenderer`` and ``metrics``.
 public final class App {
     /// Every cell the lists can dequeue.
     public let registry: ReuseRegistry
@@ -42,6 +44,10 @@ public final class App {
     public var streamChunkSize = 64 * 1024
     /// The server's version, shown at `/healthz`.
     public var version = "0.1.0"
+    /// Whether a 5xx answer shows what failed inside the server (the error's text), for
+    /// development. Off by default: a 5xx then says only that the server failed, with the
+    /// request id, and the details go to the log.
+    public var showsErrorDetails = false
     private var index: (path: String, title: String)?
     private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
 
@@ -81,7 +87,7 @@ public final class App {
     ) {
         lists.append(
             ListRoute(
-                path: path, title: title ?? ListRoute.defaultTitle(for: path), summary: summary, paging: paging,
+                path: path, title: title, summary: summary, paging: paging,
                 infiniteScroll: infiniteScroll, makeController: makeController))
     }
 
@@ -107,22 +113,83 @@ public final class App {
 
     // MARK: Serving
 
-    /// Checks what can be checked before serving: every route pattern is valid, every list renders
-    /// its first page and the index. An unregistered cell, a broken controller or a pattern the
-    /// router would refuse is reported now, not at the first request (or as a trap in ``makeRouter()``).
+    /// Checks what can be checked before serving, and settles each list's title.
+    ///
+    /// Every route pattern must be valid, and every list must render, as a page and as JSON, its
+    /// first page and its last (so a cell provider that fails only further down is found too when
+    /// it fails there). A list mounted without a title takes its controller's; a controller whose
+    /// title differs from the one its list was mounted with is reported as a warning. A
+    /// ``JSONItemWriting`` controller's ``JSONItemWriting/cellIdentifier(forRowAt:)`` must name
+    /// the cell its provider dequeues on every row checked. What lies between the first and the
+    /// last page is not checked here: a provider that fails there fails that page (a 500), and
+    /// the log says so. Call it before ``makeRouter()``; ``run(siteName:version:arguments:_:)`` does.
     public func validate() throws {
         let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }
         for pattern in listPatterns + extraRoutes.map(\.1) {
             if let problem = Router.problem(withPattern: pattern) { throw StartupError.invalidRoutePattern(pattern, reason: problem) }
         }
-        let responder = ListResponder(app: snapshot())
-        for route in lists + (indexRoute.map { [$0] } ?? []) {
-            let request = Request(path: route.path)
+        for index in lists.indices {
+            let route = lists[index]
+            let controller: any TableController
             do {
-                _ = try responder.renderWhole(request, route: route, format: .page)
-                _ = try responder.renderWhole(request, route: route, format: .json)
+                controller = try route.makeController(ListContext(request: Request(path: route.path), listPath: route.path))
             } catch {
                 throw StartupError.listDoesNotRender(path: route.path, reason: String(describing: error))
+            }
+            let controllerTitle = controller.title
+            if !route.hasTitleOfItsOwn, !controllerTitle.isEmpty {
+                lists[index].title = controllerTitle
+            } else if route.hasTitleOfItsOwn, !controllerTitle.isEmpty, controllerTitle != route.title {
+                logger.warning(
+                    "a list's controller has a title of its own; the list's title is shown everywhere",
+                    metadata: ["list": "\(route.path)", "title": "\(route.title)", "controller_title": "\(controllerTitle)"])
+            }
+        }
+        let responder = ListResponder(app: snapshot())
+        var checked = 0
+        for route in lists + (indexRoute.map { [$0] } ?? []) {
+            for target in try checkedPages(of: route) {
+                let request = try Request(target: target)
+                do {
+                    _ = try responder.renderWhole(request, route: route, format: .page)
+                    _ = try responder.renderWhole(request, route: route, format: .json)
+                    try checkCellIdentifiers(of: route, request: request)
+                } catch {
+                    throw StartupError.listDoesNotRender(path: target, reason: String(describing: error))
+                }
+            }
+            checked += 1
+        }
+        logger.info(
+            "lists checked",
+            metadata: [
+                "lists": "\(checked)",
+                "checked": "the first and last page of each list, as HTML and JSON; other rows are checked when they are asked for",
+            ])
+    }
+
+    /// The targets that ``validate()`` renders for a list: its first page, and its last when it has more than one.
+    private func checkedPages(of route: ListRoute) throws -> [String] {
+        let controller = try route.makeController(ListContext(request: Request(path: route.path), listPath: route.path))
+        let total = controller.totalNumberOfRows
+        let size = PageRequest(firstOf: route.paging).limit ?? min(total, 50)
+        guard total > size, size > 0 else { return [route.path] }
+        return [route.path, "\(route.path)?offset=\(total - size)&limit=\(size)"]
+    }
+
+    /// Throws when a ``JSONItemWriting`` controller names another cell for a row than its provider dequeues.
+    private func checkCellIdentifiers(of route: ListRoute, request: Request) throws {
+        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
+        let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
+        guard let writer = controller as? any JSONItemWriting else { return }
+        let page = Page(pageRequest, total: controller.totalNumberOfRows)
+        for row in page.window {
+            guard let indexPath = controller.indexPath(atFlatIndex: row), let named = writer.cellIdentifier(forRowAt: indexPath) else {
+                continue
+            }
+            let dequeued = controller.cellProvider(forRowAt: indexPath).reuseIdentifier
+            guard named == dequeued else {
+                throw StartupError.cellIdentifierDisagrees(path: route.path, row: controller.identifier(forRowAt: indexPath), named: named, dequeued: dequeued)
             }
         }
     }
@@ -176,6 +243,7 @@ public final class App {
         let largePageBudget: Int
         let streamChunkSize: Int
         let logger: Logger
+        let showsErrorDetails: Bool
         /// What every page's bytes depend on besides its controller and URL: this build of the
         /// server, its version, the site's name and navigation, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
@@ -195,7 +263,8 @@ public final class App {
         seed.combine(registry.prototypeFingerprint)
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
-            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, renderingSeed: seed.value)
+            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, showsErrorDetails: showsErrorDetails,
+            renderingSeed: seed.value)
     }
 
     /// This server's binary: its size and modification time, the same for every replica started
@@ -216,9 +285,13 @@ public final class App {
 public enum StartupError: Error, CustomStringConvertible {
     case listDoesNotRender(path: String, reason: String)
     case invalidRoutePattern(String, reason: String)
+    case cellIdentifierDisagrees(path: String, row: String, named: String, dequeued: String)
 
     public var description: String {
         switch self {
+        case .cellIdentifierDisagrees(let path, let row, let named, let dequeued):
+            "The list at \(path) names the cell \(named) for row \(row) in its JSON (cellIdentifier(forRowAt:)), but its provider dequeues \(dequeued)"
+
         case .listDoesNotRender(let path, let reason): "The list at \(path) does not render: \(reason)"
         case .invalidRoutePattern(_, let reason): "Invalid route: \(reason)"
         }

@@ -4,7 +4,6 @@ import TableKit
 /// `/xss`: markup, script and URL payloads in every field of every row — name, subtitle, link,
 /// header, footer, identifier and JSON. It shows that nothing a list holds becomes markup.
 public struct HostileListController: TableController {
-    public let title = "Hostile data <script>alert(\"title\")</script>"
     let payloads: [String]
 
     public init(payloads: [String] = HostileListController.payloads) { self.payloads = payloads }

@@ -1,0 +1,160 @@
+import ArgumentParser
+import FoundationEssentials
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension App {
+    /// Runs an app as a command-line program, and exits with its status: the one call an app's
+    /// `main.swift` makes.
+    ///
+    /// ```swift
+    /// import Cellar
+    ///
+    /// App.run(siteName: "Bookshelf") { app in
+    ///     try app.register(BookCell.self)
+    ///     try app.registerPrototypes()
+    ///     app.list("/books", title: "Books") { _ in BookshelfController() }
+    /// }
+    /// ```
+    ///
+    /// The program has three commands: `serve` (the default) listens and serves the lists until
+    /// SIGTERM or SIGINT, then lets responses in flight finish within the shutdown grace and exits
+    /// 0; `routes` prints the mounted routes; `healthcheck` exits 0 when `/healthz` answers 200.
+    /// Every flag has an environment variable (`--help` lists them). `serve` logs one line per
+    /// event (logfmt or JSON) and one access line per request, and mounts `/healthz` and `/metrics`.
+    ///
+    /// `configure` is called once the command line is read, with an app whose public folder is the
+    /// one given by `--public` (`Public` by default); then every list is checked (``validate()``)
+    /// before the server starts. An error thrown by `configure` or found by the check ends the
+    /// program with status 64 and a message; a server that cannot listen (a port in use) with 70.
+    /// A signal is handled whichever thread receives it, including threads the app started before
+    /// this call.
+    ///
+    /// - Parameters:
+    ///   - siteName: the name in every page's header and title.
+    ///   - version: the app's version, for `--version` and `/healthz`.
+    ///   - arguments: the command line without the program's name (default: the process's).
+    ///   - configure: registers the app's cells and mounts its lists.
+    public static func run(
+        siteName: String = "Cellar", version: String = "0.1.0", arguments: [String]? = nil, _ configure: @escaping (App) throws -> Void
+    ) -> Never {
+        // The Swift runtime on Linux reads the arguments from /proc/self/cmdline. Without /proc (a
+        // bare chroot) it sees none, and the server would start with defaults, ignoring every flag.
+        if arguments == nil && CommandLine.arguments.isEmpty {
+            writeToStandardError("cannot read the command line (is /proc mounted?)\n")
+            exit(70)
+        }
+        let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "cellar") } ?? "cellar"
+        AppCommand.program = Program(name: name, siteName: siteName, version: version, configure: configure)
+        do {
+            var command = try AppCommand.parseAsRoot(arguments ?? Array(CommandLine.arguments.dropFirst()))
+            if let command = command as? any AppSubcommand {
+                try command.run(AppCommand.program)
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch {
+            AppCommand.exit(withError: error)
+        }
+    }
+}
+
+/// The program an ``App/run(siteName:version:arguments:_:)`` call describes.
+struct Program {
+    var name: String
+    var siteName: String
+    var version: String
+    var configure: (App) throws -> Void
+
+    /// The app, configured by the program and checked, or exit status 64 with the reason.
+    func makeApp(publicDirectory: String, logger: Logger, showsErrorDetails: Bool = false) throws -> App {
+        let app = App(publicDirectory: publicDirectory, siteName: siteName, logger: logger)
+        app.version = version
+        app.showsErrorDetails = showsErrorDetails
+        do {
+            try configure(app)
+            try app.validate()
+        } catch {
+            // A configuration problem, not a usage one: the message alone, without a usage line.
+            writeToStandardError("Error: Cannot start: \(error)\n")
+            throw ExitCode.validationFailure
+        }
+        return app
+    }
+}
+
+/// A subcommand that runs with the program it belongs to.
+protocol AppSubcommand: ParsableCommand {
+    func run(_ program: Program) throws
+}
+
+extension AppSubcommand {
+    /// Not called: ``App/run(siteName:version:arguments:_:)`` calls `run(_:)` with the program.
+    func run() throws { try run(AppCommand.program) }
+}
+
+/// The root command: `serve` (default), `routes` and `healthcheck`.
+struct AppCommand: ParsableCommand {
+    /// Set once by ``App/run(siteName:version:arguments:_:)`` before the command line is parsed
+    /// (ArgumentParser reads ``configuration`` statically).
+    nonisolated(unsafe) static var program = Program(name: "cellar", siteName: "Cellar", version: "0.1.0", configure: { _ in })
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: program.name,
+            abstract: "Serves \(program.siteName)'s lists the iOS table-view way: typed cells, reuse, sections — as HTML pages, fragments and JSON.",
+            discussion: """
+                Environment (a flag wins over its variable):
+                  HOST                            --host (serve, healthcheck)
+                  PORT                            --port (serve, healthcheck)
+                  CELLAR_PUBLIC                   --public (serve, routes)
+                  CELLAR_THREADS                  --threads
+                  CELLAR_LOG_LEVEL                --log-level
+                  CELLAR_LOG_FORMAT               --log-format
+                  CELLAR_MAX_CONNECTIONS          --max-connections
+                  CELLAR_MAX_CONNECTIONS_PER_IP   --max-connections-per-ip
+                  CELLAR_TIMEOUT                  --timeout
+                  CELLAR_HEADER_TIMEOUT           --header-timeout
+                  CELLAR_SHUTDOWN_GRACE           --shutdown-grace
+                  CELLAR_DEVELOPMENT              --development
+
+                SIGTERM or SIGINT: stop accepting connections, let responses in flight
+                finish for up to the shutdown grace, exit 0.
+                Exit codes: 64 usage or configuration error, 70 cannot start (e.g. the
+                port is taken), 1 healthcheck failed.
+                """,
+            version: program.version,
+            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self],
+            defaultSubcommand: ServeCommand.self
+        )
+    }
+}
+
+/// Options shared by `serve` and `routes`, each with an environment fallback.
+struct AppOptions: ParsableArguments {
+    @Option(
+        name: .customLong("public"),
+        help: ArgumentHelp(
+            "The folder with the app's prototypes/ and files served under /static/ (env CELLAR_PUBLIC; default: Public).",
+            valueName: "path"))
+    var publicOption: String? = EnvironmentVariables.string("CELLAR_PUBLIC")
+
+    /// The public folder: the one given, or `Public` in the working directory.
+    var publicDirectory: String { publicOption ?? "Public" }
+
+    func validate() throws {
+        // A folder named on purpose must exist; the default may be absent (an app without
+        // prototypes or files of its own serves the built-in stylesheet and script).
+        guard let publicOption else { return }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: publicOption, isDirectory: &isDirectory), isDirectory else {
+            throw ValidationError("The public folder '\(publicOption)' does not exist or is not a folder (set --public or CELLAR_PUBLIC).")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Logging
+import MicroHTTP
+
+/// `serve` (the default command): builds the app, listens, and drains on SIGTERM or SIGINT.
+struct ServeCommand: AppSubcommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the app's lists (the default command).")
+
+    @OptionGroup var options: AppOptions
+
+    @Option(help: ArgumentHelp("The address to listen on (env HOST).", valueName: "address"))
+    var host: String = EnvironmentVariables.string("HOST") ?? "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on, 0 for any free port (env PORT).", valueName: "port"))
+    var port: Int = EnvironmentVariables.int("PORT") ?? 8080
+
+    @Option(help: ArgumentHelp("Worker threads (env CELLAR_THREADS; default: one per core the process may use).", valueName: "count"))
+    var threads: Int = EnvironmentVariables.int("CELLAR_THREADS") ?? ServerConfiguration.activeProcessorCount
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (env CELLAR_LOG_LEVEL).", valueName: "level"))
+    var logLevel: String = EnvironmentVariables.string("CELLAR_LOG_LEVEL") ?? "info"
+
+    @Option(help: ArgumentHelp("logfmt or json (env CELLAR_LOG_FORMAT).", valueName: "format"))
+    var logFormat: String = EnvironmentVariables.string("CELLAR_LOG_FORMAT") ?? "logfmt"
+
+    @Option(help: ArgumentHelp("Connections held open at once (env CELLAR_MAX_CONNECTIONS).", valueName: "count"))
+    var maxConnections: Int = EnvironmentVariables.int("CELLAR_MAX_CONNECTIONS") ?? 1024
+
+    @Option(help: ArgumentHelp("Connections from one address at once (env CELLAR_MAX_CONNECTIONS_PER_IP).", valueName: "count"))
+    var maxConnectionsPerIP: Int = EnvironmentVariables.int("CELLAR_MAX_CONNECTIONS_PER_IP") ?? 256
+
+    @Option(help: ArgumentHelp("Seconds an idle or stalled connection is kept (env CELLAR_TIMEOUT).", valueName: "seconds"))
+    var timeout: Int = EnvironmentVariables.int("CELLAR_TIMEOUT") ?? 30
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection gets to send a whole request head, however slowly it trickles; 0: no limit (env CELLAR_HEADER_TIMEOUT).",
+            valueName: "seconds"))
+    var headerTimeout: Int = EnvironmentVariables.int("CELLAR_HEADER_TIMEOUT") ?? 10
+
+    @Option(help: ArgumentHelp("Seconds in-flight responses get to finish after SIGTERM (env CELLAR_SHUTDOWN_GRACE).", valueName: "seconds"))
+    var shutdownGrace: Int = EnvironmentVariables.int("CELLAR_SHUTDOWN_GRACE") ?? 10
+
+    @Flag(
+        help: ArgumentHelp(
+            "Show what went wrong inside the server on 5xx pages and in their JSON, not only in the log (env CELLAR_DEVELOPMENT=1). Never in production."
+        ))
+    var development: Bool = EnvironmentVariables.flag("CELLAR_DEVELOPMENT")
+
+    func validate() throws {
+        try EnvironmentVariables.validate(
+            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_TIMEOUT", "CELLAR_HEADER_TIMEOUT",
+            "CELLAR_SHUTDOWN_GRACE", "CELLAR_DEVELOPMENT")
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256 (got \(threads)).") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(logLevel)').")
+        }
+        guard LineLogHandler.Format(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be logfmt or json (got '\(logFormat)').")
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
+        guard maxConnectionsPerIP >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1 (got \(maxConnectionsPerIP)).") }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout)).") }
+        guard (0...3600).contains(headerTimeout) else {
+            throw ValidationError("--header-timeout must be between 0 and 3600 seconds (got \(headerTimeout)).")
+        }
+        guard (0...600).contains(shutdownGrace) else {
+            throw ValidationError("--shutdown-grace must be between 0 and 600 seconds (got \(shutdownGrace)).")
+        }
+    }
+
+    func run(_ program: Program) throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let format = LineLogHandler.Format(rawValue: logFormat) ?? .logfmt
+        LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
+        let logger = Logger(label: program.name)
+
+        let app = try program.makeApp(publicDirectory: options.publicDirectory, logger: logger, showsErrorDetails: development)
+        let configuration = ServerConfiguration(
+            host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
+            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer)
+        let server = Server(
+            configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics,
+            accessLog: LineAccessLog(label: logger.label, format: format))
+
+        let signals: StopSignals
+        do {
+            signals = try StopSignals.install()
+            try server.start()
+        } catch {
+            logger.critical("cannot start", metadata: ["error": "\(error)", "host": "\(host)", "port": "\(port)"])
+            throw ExitCode(70)
+        }
+        logger.info(
+            "listening",
+            metadata: [
+                "address": "http://\(host.contains(":") ? "[\(host)]" : host):\(server.port)", "version": "\(program.version)",
+                "threads": "\(threads)", "public": "\(app.publicDirectory)",
+            ])
+        if development { logger.warning("development mode: 5xx answers show internal errors; do not use it in production") }
+
+        let received = signals.wait()
+        logger.info("stopping", metadata: ["signal": "\(StopSignals.name(of: received))", "grace_seconds": "\(shutdownGrace)"])
+        server.stop(gracePeriod: .seconds(shutdownGrace))
+        logger.info("stopped")
+    }
+}

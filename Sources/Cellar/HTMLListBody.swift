@@ -77,9 +77,9 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: controller.title, currentPath: route.path, into: &html, listName: route.listName,
+            title: route.title, currentPath: route.path, into: &html, listName: route.listName,
             infiniteScroll: route.infiniteScroll)
-        html.element("h1", text: controller.title)
+        html.element("h1", text: route.title)
         html.raw("\n")
         switch controller.action {
         case .alert(let alert):

@@ -37,7 +37,11 @@ final class JSONListBody: ListBody {
     /// Class cells' reuse identifiers, spelled once per response.
     @exclusivity(unchecked) private var cellNames: [(cellClass: TableViewCell.Type, name: String)] = []
 
-    init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks) {
+    /// The cells the rows name are checked against it, as the page's dequeuing checks them.
+    private let registry: ReuseRegistry
+
+    init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks, registry: ReuseRegistry) {
+        self.registry = registry
         self.route = route
         self.controller = controller
         directItems = controller as? any JSONItemWriting
@@ -106,7 +110,7 @@ final class JSONListBody: ListBody {
         let json = JSONWriterAccess(encoder)
         json.raw("{")
         json.key("title")
-        json.string(controller.title)
+        json.string(route.title)
         json.raw(",")
         json.key("list")
         json.string(route.path)
@@ -164,11 +168,11 @@ final class JSONListBody: ListBody {
         json.raw("[")
     }
 
-    private func cellName(_ provider: DataCellProvider) -> String {
+    private func cellName(_ provider: DataCellProvider) throws -> String {
         guard let cellClass = provider.cellClass, provider.isDequeuedByClass else { return provider.reuseIdentifier }
         // Found by identity in a short list: no hashing per row.
         for (known, name) in cellNames where known == cellClass { return name }
-        let name = provider.reuseIdentifier
+        let name = try provider.resolvedIdentifier(in: registry)
         cellNames.append((cellClass, name))
         return name
     }
@@ -184,11 +188,15 @@ final class JSONListBody: ListBody {
         for member in cellMembers { member.bytes.deallocate() }
     }
 
-    private func writeCellMember(_ name: String) {
+    private func writeCellMember(_ name: String) throws {
         // A list has a handful of cell kinds: a linear search of short names beats hashing one per row.
         for index in cellMembers.indices where cellMembers[index].name == name {
             encoder.writer.append(UnsafeRawBufferPointer(cellMembers[index].bytes))
             return
+        }
+        // A name met for the first time must be one the page could dequeue: the same error as the page's.
+        guard registry.isRegistered(name) else {
+            throw TableKitError.unregisteredIdentifier(name, registered: registry.registeredIdentifiers)
         }
         var json = JSONWriter()
         json.string(after: ",\"cell\":", name)
@@ -212,7 +220,7 @@ final class JSONListBody: ListBody {
     private func writeRows(of slice: TableLayout.Slice, until limit: Int, direct: some JSONItemWriting) throws -> Bool {
         while row < slice.rows.upperBound {
             let indexPath = IndexPath(row: row, section: slice.section)
-            writeRowStart(indexPath, first: row == slice.rows.lowerBound, cell: direct.cellIdentifier(forRowAt: indexPath))
+            try writeRowStart(indexPath, first: row == slice.rows.lowerBound, cell: direct.cellIdentifier(forRowAt: indexPath))
             // No Encodable containers, no cast per row.
             let mark = encoder.writer.count
             encoder.writer.raw(",\"item\":")
@@ -229,7 +237,7 @@ final class JSONListBody: ListBody {
     private func writeRows(of slice: TableLayout.Slice, until limit: Int) throws -> Bool {
         while row < slice.rows.upperBound {
             let indexPath = IndexPath(row: row, section: slice.section)
-            writeRowStart(indexPath, first: row == slice.rows.lowerBound)
+            try writeRowStart(indexPath, first: row == slice.rows.lowerBound)
             if let item = controller.item(forRowAt: indexPath) {
                 let json = JSONWriterAccess(encoder)
                 json.raw(",")
@@ -244,10 +252,10 @@ final class JSONListBody: ListBody {
     }
 
     /// Writes a row's object up to its item: `{"id":…,"cell":…,"href":…`.
-    private func writeRowStart(_ indexPath: IndexPath, first: Bool, cell: String? = nil) {
+    private func writeRowStart(_ indexPath: IndexPath, first: Bool, cell: String? = nil) throws {
         let identifier = controller.identifier(forRowAt: indexPath)
         encoder.writer.string(after: first ? "{\"id\":" : ",{\"id\":", identifier)
-        writeCellMember(cell ?? cellName(controller.cellProvider(forRowAt: indexPath)))
+        try writeCellMember(try cell ?? cellName(controller.cellProvider(forRowAt: indexPath)))
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
         if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
     }

@@ -9,12 +9,13 @@ struct ListResponder: Sendable {
 
     func respond(to request: Request, route: ListRoute, pathRequestsJSON: Bool) throws -> Response {
         let format = try ListFormat.negotiate(request, pathRequestsJSON: pathRequestsJSON)
-        let controller = try makeController(request, route: route)
+        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
+        let controller = try makeController(ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
         if case .redirect(let target) = controller.action {
             return .redirect(to: target)
         }
         let layout = TableLayout(controller)
-        let page = try Page(query: request.query, paging: route.paging, total: layout.totalNumberOfRows)
+        let page = Page(pageRequest, total: layout.totalNumberOfRows)
         let links = PageLinks(path: pathRequestsJSON ? App.jsonPath(for: route.path) : route.path, query: request.query, page: page)
 
         // Added one by one into room for all five (with `Link` and `ETag`): a literal made an array
@@ -92,7 +93,9 @@ struct ListResponder: Sendable {
             json = true
             trailingSlash = false
         }
-        let controller = try makeController(request, route: route)
+        let context = ListContext(
+            request: request, listPath: route.path, page: PageRequest(firstOf: route.paging), rowIdentifier: identifier)
+        let controller = try makeController(context, route: route)
         // The router ignores one trailing slash, and the path arrives decoded: the link of row `</`
         // (`/xss/%3C%2F`) reaches here as `<`. Look the identifier up with its slash first, then
         // without (`/people/1/` is row 1).
@@ -108,7 +111,7 @@ struct ListResponder: Sendable {
             if json {
                 let provider = controller.cellProvider(forRowAt: indexPath)
                 return try DetailPage.json(
-                    detail, identifier: identifier, cell: provider.reuseIdentifier, item: controller.item(forRowAt: indexPath), route: route)
+                    detail, identifier: identifier, cell: try provider.resolvedIdentifier(in: app.registry), item: controller.item(forRowAt: indexPath), route: route)
             }
             return DetailPage.html(detail, route: route, site: app.site)
         }
@@ -116,9 +119,10 @@ struct ListResponder: Sendable {
 
     /// Renders a whole response into memory (start-up validation and tests).
     func renderWhole(_ request: Request, route: ListRoute, format: ListFormat) throws -> [UInt8] {
-        let controller = try route.makeController(ListContext(request: request, listPath: route.path))
+        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
+        let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
         let layout = TableLayout(controller)
-        let page = try Page(query: request.query, paging: route.paging, total: layout.totalNumberOfRows)
+        let page = Page(pageRequest, total: layout.totalNumberOfRows)
         let links = PageLinks(path: route.path, query: request.query, page: page)
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
         var bytes: [UInt8] = []
@@ -127,8 +131,8 @@ struct ListResponder: Sendable {
         return bytes
     }
 
-    private func makeController(_ request: Request, route: ListRoute) throws -> any TableController {
-        try guarded(request, route: route) { try route.makeController(ListContext(request: request, listPath: route.path)) }
+    private func makeController(_ context: ListContext, route: ListRoute) throws -> any TableController {
+        try guarded(context.request, route: route) { try route.makeController(context) }
     }
 
     private func makeBody(
@@ -136,7 +140,7 @@ struct ListResponder: Sendable {
     ) -> any ListBody {
         switch format {
         case .json:
-            return JSONListBody(route: route, controller: controller, layout: layout, page: page, links: links)
+            return JSONListBody(route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry)
         case .page, .fragment:
             let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.path : nil)
             return HTMLListBody(
@@ -145,9 +149,11 @@ struct ListResponder: Sendable {
         }
     }
 
-    /// Runs controller and cell code: an ``HTTPError`` passes through; a cell registration error
-    /// or any other fault becomes a 500 whose page names it, logged with the request id.
-    private func guarded<Result>(_ request: Request, route: ListRoute, _ body: () throws -> Result) throws -> Result {
+    /// Runs controller and cell code: an ``HTTPError`` passes through; any other error becomes a
+    /// 500 that says only that the server failed (the error page adds the request id), and is
+    /// logged with the request id, the list and the error. In development
+    /// (``App/showsErrorDetails``) the 500 also shows the error.
+    func guarded<Result>(_ request: Request, route: ListRoute, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as HTTPError {
@@ -155,13 +161,12 @@ struct ListResponder: Sendable {
         } catch {
             app.logger.error(
                 "list failed",
-                metadata: ["request_id": "\(request.id)", "list": "\(route.path)", "error": "\(String(describing: error))"])
-            let message: String
-            if let tableError = error as? TableKitError {
-                message = "The list \(route.title) could not be rendered: \(tableError.description)"
-            } else {
-                message = "The list \(route.title) could not be rendered."
-            }
+                metadata: [
+                    "request_id": "\(request.id)", "list": "\(route.path)", "error": "\(String(describing: error))",
+                    "error_type": "\(String(reflecting: type(of: error)))",
+                ])
+            var message = "The server failed to answer this request."
+            if app.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
             throw HTTPError(.internalServerError, message)
         }
     }

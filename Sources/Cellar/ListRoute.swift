@@ -7,8 +7,13 @@ public struct ListRoute: Sendable {
 
     /// The path (`/people`); the JSON twin is at `path.json`, details at `path/:id`.
     public let path: String
-    /// The name in navigation and in the index of lists.
-    public let title: String
+    /// The list's one title: in navigation, the index of lists, the page's `<title>` and `<h1>`,
+    /// the JSON's `title` and the details' back link. Given when the list is mounted, or else
+    /// its controller's ``TableController/title`` (read by ``App/validate()``), or else made
+    /// from the path.
+    public internal(set) var title: String
+    /// Whether ``title`` was given when the list was mounted.
+    public let hasTitleOfItsOwn: Bool
     /// A line about the list for the index.
     public let summary: String
     public let paging: ListPaging
@@ -21,12 +26,13 @@ public struct ListRoute: Sendable {
     let listName: String
 
     public init(
-        path: String, title: String, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
+        path: String, title: String?, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
         hasDetail: Bool = true, makeController: @escaping ControllerFactory
     ) {
         self.hasDetail = hasDetail
         self.path = path
-        self.title = title
+        self.title = title ?? Self.defaultTitle(for: path)
+        hasTitleOfItsOwn = title != nil
         self.summary = summary
         self.paging = paging
         self.infiniteScroll = infiniteScroll

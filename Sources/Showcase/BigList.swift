@@ -4,7 +4,6 @@ import TableKit
 /// `/big`: a million rows in one response, made up as they are written. The list is unpaged, so
 /// the response streams in chunks and memory stays flat however many rows there are.
 public struct BigListController: TableController {
-    public let title = "A million rows"
     public let count: Int
 
     public init(count: Int = 1_000_000) { self.count = count }

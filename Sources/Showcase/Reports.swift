@@ -4,7 +4,6 @@ import TableKit
 /// `/reports`: a list that takes a moment to compute, so its page first shows a loading
 /// placeholder that the browser fills with the rows fragment (SwiftCleanTools' loading state).
 public struct ReportsController: TableController {
-    public let title = "Cellar reports"
     let isFragmentOrData: Bool
 
     public init(context: ListContext) {

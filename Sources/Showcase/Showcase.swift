@@ -27,10 +27,10 @@ public enum Showcase {
             PeopleController(
                 title: "People", people: people, footer: "\(peopleCount.formatted()) people", contentVersion: peopleVersion)
         }
-        app.list("/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .paged(defaultLimit: 100, maxLimit: 100)) {
+        app.list("/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .pages(defaultLimit: 100, maxLimit: 100)) {
             _ in SettingsController()
         }
-        app.list("/catalog", summary: "Wines, cheeses and notes in one list, with search", paging: .paged(defaultLimit: 100, maxLimit: 200)) {
+        app.list("/catalog", summary: "Wines, cheeses and notes in one list, with search", paging: .pages(defaultLimit: 100, maxLimit: 200)) {
             context in CatalogController(query: context.query["q"], listPath: context.listPath)
         }
         app.list("/reports", summary: "A list that shows a loading placeholder, then its rows") { context in ReportsController(context: context) }
@@ -40,13 +40,13 @@ public enum Showcase {
         let payloads = hostilePayloads ?? HostileListController.payloads
         app.list(
             "/xss", title: "Hostile data", summary: "Script and markup payloads in every field, all shown as text",
-            paging: .paged(defaultLimit: 50, maxLimit: 1000)
+            paging: .pages(defaultLimit: 50, maxLimit: 1000)
         ) { _ in
             HostileListController(payloads: payloads)
         }
         app.list(
             "/listbench", title: "Listbench", summary: "The benchmark workload: \(listbenchCount.formatted()) people",
-            paging: .paged(defaultLimit: 100, maxLimit: 10_000)
+            paging: .pages(defaultLimit: 100, maxLimit: 10_000)
         ) { _ in
             PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }

@@ -101,6 +101,22 @@ public struct DataCellProvider {
     }
 }
 
+extension DataCellProvider {
+    /// The identifier of the cell this provider dequeues, checked against `registry` as dequeuing
+    /// checks it: a class cell made with `registerCell: true` is registered on first use, and an
+    /// identifier nothing is registered under throws the same ``TableKitError``. For a row
+    /// written without dequeuing a cell (its JSON), so that both formats agree.
+    public func resolvedIdentifier(in registry: ReuseRegistry) throws -> String {
+        let identifier = reuseIdentifier
+        if registry.isRegistered(identifier) { return identifier }
+        if registerCell, let cellClass = configuration.cellClass {
+            _ = try registry.registerIfNeeded(cellClass, identifier: identifier)
+            return identifier
+        }
+        throw TableKitError.unregisteredIdentifier(identifier, registered: registry.registeredIdentifiers)
+    }
+}
+
 /// Hands out a ``DataCellProvider`` per row. A controller adopts it, or a separate value that
 /// serves the same cells to many lists.
 public protocol DataCellProviding {

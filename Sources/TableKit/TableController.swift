@@ -2,7 +2,7 @@
 /// and a cell provider per row.
 ///
 /// A controller is made per request (with that request's query and paging), so it can be a
-/// plain struct over shared data. Everything but ``title``, ``numberOfRows(inSection:)`` and
+/// plain struct over shared data. Everything but ``numberOfRows(inSection:)`` and
 /// ``DataCellProviding/cellProvider(forRowAt:)`` has a default.
 ///
 /// ```swift
@@ -20,7 +20,12 @@
 /// }
 /// ```
 public protocol TableController: DataCellProviding {
-    /// The list's title (page title and heading).
+    /// The list's title, when its route was mounted without one; empty by default.
+    ///
+    /// A list has one title, shown in navigation, the page's `<title>` and `<h1>`, the JSON and
+    /// the details' back link. Cellar takes it from where the list is mounted
+    /// (`app.list("/people", title: "People")`); a controller's title is used only for a list
+    /// mounted without one, and a different one is reported at start-up.
     var title: String { get }
     /// The number of sections; 1 unless overridden.
     var numberOfSections: Int { get }
@@ -50,6 +55,7 @@ public protocol TableController: DataCellProviding {
 }
 
 extension TableController {
+    public var title: String { "" }
     public var numberOfSections: Int { 1 }
     public func titleForHeader(inSection section: Int) -> String? { nil }
     public func titleForFooter(inSection section: Int) -> String? { nil }

@@ -21,7 +21,9 @@ extension CellarHTTPTests {
                     template: "<span class=\"cell-title\" data-payload=\"{{payload}}\" title=\"{{payload}}\">{{payload}}</span>"
                         + " <a class=\"cell-link\" href=\"{{href}}\" data-id=\"{{id}}\">{{payload}}</a>")
                 let payloads = payloads
-                app.list("/hostile", paging: .paged(defaultLimit: 1000, maxLimit: 1000)) { _ in HostileController(payloads: payloads) }
+                app.list("/hostile", title: "Hostile " + payloads[0], paging: .pages(defaultLimit: 1000, maxLimit: 1000)) { _ in
+                    HostileController(payloads: payloads)
+                }
             }
         }
 

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func clamping() throws {
-        let high = try Self.page("limit=600", .paged(defaultLimit: 10, maxLimit: 100), total: 1_000)
+        let high = try Self.page("limit=600", .pages(defaultLimit: 10, maxLimit: 100), total: 1_000)
         #expect(high.limit == 100)
         #expect(high.requestedLimit == 600)
         #expect(high.limitClamped)
@@ -53,7 +53,7 @@ import Testing
         let huge = try Self.page("offset=" + String(repeating: "9", count: 10_000) + "&limit=" + String(repeating: "8", count: 5_000), total: 10)
         #expect(huge.offset == 10)
         #expect(huge.limit == 500)
-        #expect(huge.requestedLimit == Page.ceiling)
+        #expect(huge.requestedLimit == PageRequest.ceiling)
         let empty = try Self.page("", total: 0)
         #expect(empty.window.isEmpty)
         #expect(empty.nextOffset == nil)

@@ -52,14 +52,14 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
             sections: [.init(footer: "Prices include the cellar’s corkage & care.")], cells: ["ProductCell", "NoteCell"],
             detailRow: "barolo-riserva"),
         ShowcaseList(
-            path: "/reports", title: "Cellar reports", firstPageRows: 6, total: 6, defaultLimit: 50, maxLimit: 500,
+            path: "/reports", title: "Reports", firstPageRows: 6, total: 6, defaultLimit: 50, maxLimit: 500,
             sections: [.init(header: "This month")], cells: ["ValueCell"], detailRow: "1", showsLoadingPlaceholder: true),
         ShowcaseList(
-            path: "/big", title: "A million rows", firstPageRows: 500, total: 500, defaultLimit: nil, maxLimit: nil,
+            path: "/big", title: "Big", firstPageRows: 500, total: 500, defaultLimit: nil, maxLimit: nil,
             sections: [.init(header: "Generated rows", footer: "Streamed in chunks: the server never holds the whole page.")],
             cells: ["BigRowCell"], detailRow: "500"),
         ShowcaseList(
-            path: "/xss", title: HostileListController().title, firstPageRows: 50, total: HostileListController.payloads.count,
+            path: "/xss", title: "Hostile data", firstPageRows: 50, total: HostileListController.payloads.count,
             defaultLimit: 50, maxLimit: 1000,
             sections: [
                 .init(header: "Payloads <img src=x onerror=alert('header')>", footer: "Footer \"><script>alert('footer')</script>")

@@ -26,6 +26,8 @@ public final class ReuseRegistry: @unchecked Sendable {
     // state of a render takes no lock at all.
     private let lock = Lock()
     private var registrations: [String: Registration] = [:]
+    /// The file each prototype registered from one was read from.
+    private var prototypeFiles: [String: String] = [:]
     private var prototypeSources = StableHash()
     private var idlePools: [ReusePool] = []
     private var allPools: [ReusePool] = []
@@ -64,6 +66,7 @@ public final class ReuseRegistry: @unchecked Sendable {
         }
         try add(.prototype(template), for: identifier)
         lock.withLock {
+            prototypeFiles[identifier] = file
             prototypeSources.combine(identifier)
             prototypeSources.combine(source)
         }
@@ -154,6 +157,15 @@ public final class ReuseRegistry: @unchecked Sendable {
 
     func registration(for identifier: String) -> Registration? {
         lock.withLock { registrations[identifier] }
+    }
+
+    /// The template registered as a prototype under `identifier`, and the file it was read from
+    /// when it came from one; `nil` when `identifier` is not a prototype's.
+    func prototype(_ identifier: String) -> (template: PrototypeTemplate, file: String?)? {
+        lock.withLock {
+            guard case .prototype(let template) = registrations[identifier] else { return nil }
+            return (template, prototypeFiles[identifier])
+        }
     }
 
     static func isValidPrototypeIdentifier(_ identifier: String) -> Bool {

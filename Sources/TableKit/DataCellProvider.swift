@@ -64,6 +64,11 @@ public struct DataCellProvider {
         configuration = CellDataConfiguration(data: cellData)
     }
 
+    /// The row's data as a prototype reads it, when the row is filled from ``PrototypeData``: a
+    /// prototype provider's data, or a `CellData` row's that also adopts it. For start-up checks
+    /// such as ``PrototypeTagAudit``; rendering does not go through it.
+    var prototypeData: (any PrototypeData)? { configuration.prototypeData }
+
     /// Dequeues the cell from `tableView` and configures it for this row.
     public func dequeueConfiguredCell(from tableView: TableView, selection: consuming RowSelection? = nil) throws -> TableViewCell {
         let cell = try dequeueCell(from: tableView, selection: selection)
@@ -130,9 +135,13 @@ public protocol DataCellProviding {
     func configure(_ cell: TableViewCell, identifier: String?) throws
     /// Configures `cell` and renders it; the default configures, then renders.
     func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws
+    /// The data a prototype cell would be filled from; `nil` by default (a class cell's row).
+    var prototypeData: (any PrototypeData)? { get }
 }
 
 extension CellConfiguration {
+    @usableFromInline var prototypeData: (any PrototypeData)? { nil }
+
     @usableFromInline func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws {
         // The caller owns `cell` for the whole row: borrow it without a retain.
         try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef {
@@ -176,6 +185,7 @@ extension CellConfiguration {
     @usableFromInline let data: Data
     @usableFromInline var cellClass: TableViewCell.Type? { nil }
     @usableFromInline init(data: Data) { self.data = data }
+    @usableFromInline var prototypeData: (any PrototypeData)? { data }
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
@@ -192,6 +202,7 @@ extension CellConfiguration {
 private struct CellDataConfiguration: CellConfiguration {
     let data: any CellData
     var cellClass: TableViewCell.Type? { nil }
+    var prototypeData: (any PrototypeData)? { data as? any PrototypeData }
 
     func configure(_ cell: TableViewCell, identifier: String?) throws {
         if let cell = cell as? any CellDataConfigurable {

@@ -29,6 +29,9 @@ public final class PrototypeTemplate: Sendable {
     let segments: [Segment]
     /// Every name the template reads, in order of first use.
     public let keys: [String]
+    /// For each of ``keys``, where the tag that first uses it starts (its `{{`). Only start-up
+    /// checks read it (``PrototypeTagAudit``); rendering does not.
+    let keyPositions: [Position]
     // The segments flattened into a little program over one byte array, so rendering a row is a
     // loop over plain values: no enum payloads to retain, no recursion.
     private let program: [Instruction]
@@ -61,6 +64,30 @@ public final class PrototypeTemplate: Sendable {
         var literalLength: Int32
     }
 
+    /// A place in a template's source, as its errors and warnings give it: 1-based, columns
+    /// counting characters, not bytes.
+    struct Position: Sendable, Equatable {
+        var line = 1
+        var column = 1
+
+        /// Moves past `bytes` of UTF-8 text.
+        mutating func advance(over bytes: ArraySlice<UInt8>) {
+            for byte in bytes {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    // Not a UTF-8 continuation byte: the start of a character.
+                    column += 1
+                }
+            }
+        }
+    }
+
+    /// The names the table answers itself, before the row's data is asked: `{{id}}` and
+    /// `{{href}}` (the compiler's `.identifier` and `.selection` steps).
+    static let namesFromTheTable: Set<String> = ["id", "href"]
+
     /// Compiles a template; throws ``PrototypeTemplateError`` when it is malformed.
     public init(_ source: String) throws {
         // `run` reads a present selection in place as a `RowSelection` (RowSelectionTests checks it too).
@@ -68,6 +95,7 @@ public final class PrototypeTemplate: Sendable {
         var parser = Parser(source: Array(source.utf8))
         segments = try parser.parse()
         keys = parser.keys
+        keyPositions = parser.positions(of: parser.keyOffsets)
         var compiler = Compiler(keys: parser.keys)
         compiler.compile(segments)
         compiler.flush()
@@ -224,6 +252,8 @@ extension PrototypeTemplate {
         let source: [UInt8]
         var position = 0
         var keys: [String] = []
+        /// For each of `keys`, the offset of the tag that first uses it.
+        var keyOffsets: [Int] = []
         var depth = 0
         static let maximumDepth = 32
 
@@ -305,7 +335,10 @@ extension PrototypeTemplate {
                 guard allowed else { throw error("invalid character in tag name (letters, digits, _ - . only)", at: offset) }
             }
             let name = String(decoding: slice, as: UTF8.self)
-            if !keys.contains(name) { keys.append(name) }
+            if !keys.contains(name) {
+                keys.append(name)
+                keyOffsets.append(offset)
+            }
             return name
         }
 
@@ -327,17 +360,27 @@ extension PrototypeTemplate {
         }
 
         func error(_ message: String, at offset: Int) -> PrototypeTemplateError {
-            var line = 1
-            var column = 1
-            for byte in source[..<min(offset, source.count)] {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
+            let position = position(of: offset)
+            return PrototypeTemplateError(message: message, line: position.line, column: position.column)
+        }
+
+        /// The line and column of a byte offset in the source.
+        func position(of offset: Int) -> Position {
+            var position = Position()
+            position.advance(over: source[..<min(offset, source.count)])
+            return position
+        }
+
+        /// The line and column of each of `offsets`, which increase (as the keys' do): one pass
+        /// over the source for all of them.
+        func positions(of offsets: [Int]) -> [Position] {
+            var position = Position()
+            var scanned = 0
+            return offsets.map { offset in
+                position.advance(over: source[scanned..<offset])
+                scanned = offset
+                return position
             }
-            return PrototypeTemplateError(message: message, line: line, column: column)
         }
     }
 }

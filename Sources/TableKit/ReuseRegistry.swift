@@ -26,6 +26,8 @@ public final class ReuseRegistry: @unchecked Sendable {
     // state of a render takes no lock at all.
     private let lock = Lock()
     private var registrations: [String: Registration] = [:]
+    /// The file each prototype registered from one was read from.
+    private var prototypeFiles: [String: String] = [:]
     private var prototypeSources = StableHash()
     private var idlePools: [ReusePool] = []
     private var allPools: [ReusePool] = []
@@ -48,8 +50,14 @@ public final class ReuseRegistry: @unchecked Sendable {
     }
 
     /// Registers a prototype cell from its template source.
+    ///
+    /// The line break that ends the source's last line, one `"\n"` or `"\r\n"`, is not part of the
+    /// template: a text file ends with one, and it would otherwise be copied into every row. Any
+    /// other whitespace is the template's own and stays. `file` is where the source was read from,
+    /// for messages.
     public func registerPrototype(_ identifier: String, template source: String, file: String? = nil) throws {
         guard ReuseRegistry.isValidPrototypeIdentifier(identifier) else { throw TableKitError.invalidIdentifier(identifier) }
+        let source = ReuseRegistry.droppingFinalLineBreak(source)
         let template: PrototypeTemplate
         do {
             template = try PrototypeTemplate(source)
@@ -58,19 +66,32 @@ public final class ReuseRegistry: @unchecked Sendable {
         }
         try add(.prototype(template), for: identifier)
         lock.withLock {
+            prototypeFiles[identifier] = file
             prototypeSources.combine(identifier)
             prototypeSources.combine(source)
         }
     }
 
-    /// A fingerprint of every prototype registered so far: their identifiers and template sources,
-    /// in the order they were registered. Cellar mixes it into the validators it derives from a
-    /// controller's ``TableController/contentVersion``, so an edited template changes them.
+    /// `source` without the line break that ends its last line, if it has one.
+    static func droppingFinalLineBreak(_ source: String) -> String {
+        var scalars = source.unicodeScalars[...]
+        guard scalars.last == "\n" else { return source }
+        scalars.removeLast()
+        if scalars.last == "\r" { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    /// A fingerprint of every prototype registered so far: their identifiers and template sources
+    /// (as registered, without a final line break), in the order they were registered. Cellar
+    /// mixes it into the validators it derives from a controller's
+    /// ``TableController/contentVersion``, so an edited template changes them.
     package var prototypeFingerprint: UInt64 {
         lock.withLock { prototypeSources.value }
     }
 
     /// Registers every `<Identifier>.html` in a folder as a prototype cell; returns the identifiers.
+    /// Each file is registered as ``registerPrototype(_:template:file:)`` registers a source,
+    /// without the line break that ends its last line.
     @discardableResult
     public func registerPrototypes(in directory: String) throws -> [String] {
         let names: [String]
@@ -136,6 +157,15 @@ public final class ReuseRegistry: @unchecked Sendable {
 
     func registration(for identifier: String) -> Registration? {
         lock.withLock { registrations[identifier] }
+    }
+
+    /// The template registered as a prototype under `identifier`, and the file it was read from
+    /// when it came from one; `nil` when `identifier` is not a prototype's.
+    func prototype(_ identifier: String) -> (template: PrototypeTemplate, file: String?)? {
+        lock.withLock {
+            guard case .prototype(let template) = registrations[identifier] else { return nil }
+            return (template, prototypeFiles[identifier])
+        }
     }
 
     static func isValidPrototypeIdentifier(_ identifier: String) -> Bool {

@@ -4,11 +4,18 @@ import Testing
 /// The examples of TableKit.docc/GettingStarted.md and PrototypeCells.md, compiled and run,
 /// so the articles cannot drift from the API. Keep the two in step.
 enum GettingStarted {
-    struct Person {
-        var id: Int
-        var name: String
-        var role: String
-        var years = 0
+    final class Person {
+        let id: Int
+        let name: String
+        let role: String
+        let years: Int
+
+        init(id: Int, name: String, role: String, years: Int = 0) {
+            self.id = id
+            self.name = name
+            self.role = role
+            self.years = years
+        }
     }
 
     final class EngineerCell: TableViewCell {
@@ -19,6 +26,20 @@ enum GettingStarted {
         override func render(into html: inout HTMLWriter) throws {
             guard let person else { return }
             html.element("span", class: "cell-title", text: person.name)
+        }
+    }
+
+    /// "Cells name themselves": the same cell again, as an ``ItemCell``. In a namespace of its
+    /// own, as the article shows it in place of the first.
+    enum AsItemCell {
+        final class EngineerCell: ItemCell<Person> {
+            override func render(_ person: Person, into html: inout HTMLWriter) {
+                html.element("span", class: "cell-title", text: person.name)
+            }
+        }
+
+        static func provider(for indexPath: IndexPath, person: Person) -> DataCellProvider {
+            DataCellProvider(for: indexPath) { (cell: EngineerCell) in cell.item = person }
         }
     }
 
@@ -171,6 +192,37 @@ extension GettingStarted.Person {
             sent.contains(
                 #"<li class="cell subtitle" id="row-7">"# + "\n" + #"<a class="cell-link" href="/people/7"><span class="cell-title">Grace</span>"#))
         #expect(!sent.contains("cell-subtitle"))
+    }
+
+    @Test func theItemCellVersionOfTheEngineerCellRendersTheSame() throws {
+        let registry = ReuseRegistry()
+        let ada = Person(id: 42, name: "Ada", role: "Engineer")
+        let controller = StubController(rows: 1) { GettingStarted.AsItemCell.provider(for: $0, person: ada) }
+        #expect(GettingStarted.AsItemCell.EngineerCell.reuseIdentifier == "EngineerCell")
+        #expect(
+            try controller.renderedHTML(registry: registry).contains(
+                #"<li class="cell engineer" id="row-0-0"><span class="cell-title">Ada</span></li>"#))
+    }
+
+    /// PrototypeCells.md, "Start-up checks": the audit over the first rows of a list.
+    @Test func theStartUpAuditFindsTheMisspeltTag() throws {
+        func warnings(template: String) throws -> [String] {
+            let registry = ReuseRegistry()
+            try registry.registerPrototype("SubtitleCell", template: template)
+            let controller = GettingStarted.PeopleController(people: [
+                Person(id: 42, name: "Ada", role: "Engineer"), Person(id: 7, name: "Grace", role: ""),
+                Person(id: 8, name: "Linus", role: "Maintainer"),
+            ])
+            let audit = PrototypeTagAudit(registry: registry)
+            for row in 0..<min(controller.numberOfRows(inSection: 0), 20) {
+                audit.record(controller.cellProvider(forRowAt: IndexPath(row: row, section: 0)))
+            }
+            #expect(audit.uncheckedPrototypes.isEmpty)
+            return audit.warnings.map(\.description)
+        }
+        #expect(try warnings(template: GettingStarted.subtitleTemplate).isEmpty)
+        let misspelt = GettingStarted.subtitleTemplate.replacing("{{name}}", with: "{{nmae}}")
+        #expect(try warnings(template: misspelt) == ["SubtitleCell:2:63: {{nmae}} is answered by no row's data (SubtitleCell)"])
     }
 
     @Test func theSettingsListRendersAsTheArticleSays() throws {

@@ -196,6 +196,48 @@ import Testing
         #expect(try controller.renderedHTML(registry: registry).contains(#"<p class="cell-title">Shipping</p>"#))
     }
 
+    /// A text file ends with a line break; a row must not: the rows of a list would each carry it.
+    @Test func aFilesFinalLineBreakIsNotCopiedIntoItsRows() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("NoteCell.html", "<p class=\"cell-title\">{{title}}</p>\n")
+        try folder.write("WindowsCell.html", "<p class=\"cell-title\">{{title}}</p>\r\n")
+        let registry = ReuseRegistry()
+        try registry.registerPrototypes(in: folder.path)
+
+        for identifier in ["NoteCell", "WindowsCell"] {
+            let controller = StubController(rows: 1) { DataCellProvider(prototype: identifier, for: $0, data: ["title": "Shipping"]) }
+            let html = try controller.renderedHTML(registry: registry)
+            #expect(html.contains(#"<p class="cell-title">Shipping</p></li>"#), "\(identifier): \(html)")
+        }
+    }
+
+    /// Only the one line break that ends the last line goes; everything else in a source is the template's.
+    @Test(arguments: [
+        ("<b>{{t}}</b>\n", "<b>T</b>"), ("<b>{{t}}</b>\r\n", "<b>T</b>"), ("<b>{{t}}</b>", "<b>T</b>"),
+        ("<b>{{t}}</b>\n\n", "<b>T</b>\n"), ("<b>{{t}}</b> \n", "<b>T</b> "), ("<b>{{t}}</b>\n ", "<b>T</b>\n "),
+        ("<b>{{t}}</b>\r", "<b>T</b>\r"), ("\n<b>{{t}}</b>\n", "\n<b>T</b>"), ("\n", ""),
+    ])
+    func aStringTemplateLosesOnlyItsFinalLineBreak(source: String, row: String) throws {
+        let registry = ReuseRegistry()
+        try registry.registerPrototype("TitleCell", template: source)
+        let controller = StubController(rows: 1) { DataCellProvider(prototype: "TitleCell", for: $0, data: ["t": "T"]) }
+        #expect(try controller.renderedHTML(registry: registry).contains(#"id="row-0-0">"# + row + "</li>"))
+    }
+
+    /// The fingerprint hashes the template as registered: a final line break added or removed
+    /// changes no row, so it changes no validator either.
+    @Test func theFingerprintIgnoresTheFinalLineBreak() throws {
+        func fingerprint(_ source: String) throws -> UInt64 {
+            let registry = ReuseRegistry()
+            try registry.registerPrototype("Title", template: source)
+            return registry.prototypeFingerprint
+        }
+        let plain = try fingerprint("<b>{{name}}</b>")
+        #expect(try fingerprint("<b>{{name}}</b>\n") == plain)
+        #expect(try fingerprint("<b>{{name}}</b>\r\n") == plain)
+        #expect(try fingerprint("<b>{{name}}</b>\n\n") != plain)
+    }
+
     @Test func aBrokenTemplateInAFolderNamesFileLineAndColumn() throws {
         let folder = try TemporaryFolder()
         try folder.write("GoodCell.html", "{{title}}")

@@ -146,6 +146,7 @@ public final class App {
             }
         }
         let responder = ListResponder(app: snapshot())
+        let audit = PrototypeTagAudit(registry: registry)
         var checked = 0
         for route in lists + (indexRoute.map { [$0] } ?? []) {
             for target in try checkedPages(of: route) {
@@ -153,12 +154,25 @@ public final class App {
                 do {
                     _ = try responder.renderWhole(request, route: route, format: .page)
                     _ = try responder.renderWhole(request, route: route, format: .json)
-                    try checkCellIdentifiers(of: route, request: request)
+                    try checkRows(of: route, request: request, audit: audit)
                 } catch {
                     throw StartupError.listDoesNotRender(path: target, reason: String(describing: error))
                 }
             }
             checked += 1
+        }
+        for warning in audit.warnings {
+            logger.warning(
+                "a prototype's tag is answered by no row's data",
+                metadata: [
+                    "prototype": "\(warning.identifier)", "file": "\(warning.file ?? "")", "line": "\(warning.line)",
+                    "column": "\(warning.column)", "tag": "\(warning.tag)", "detail": "\(warning)",
+                ])
+        }
+        if !audit.uncheckedPrototypes.isEmpty {
+            logger.info(
+                "prototypes no checked row uses: their tags were not checked",
+                metadata: ["prototypes": "\(audit.uncheckedPrototypes.joined(separator: ","))"])
         }
         logger.info(
             "lists checked",
@@ -172,22 +186,26 @@ public final class App {
     private func checkedPages(of route: ListRoute) throws -> [String] {
         let controller = try route.makeController(ListContext(request: Request(path: route.path), listPath: route.path))
         let total = controller.totalNumberOfRows
-        let size = PageRequest(firstOf: route.paging).limit ?? min(total, 50)
-        guard total > size, size > 0 else { return [route.path] }
-        return [route.path, "\(route.path)?offset=\(total - size)&limit=\(size)"]
+        // An unpaged list is checked 50 rows at a time at each end, as its whole can be a million rows.
+        let first = route.paging == .unpaged ? "\(route.path)?limit=50" : route.path
+        let size = PageRequest(firstOf: route.paging).limit ?? 50
+        guard total > size else { return [first] }
+        return [first, "\(route.path)?offset=\(total - size)&limit=\(size)"]
     }
 
-    /// Throws when a ``JSONItemWriting`` controller names another cell for a row than its provider dequeues.
-    private func checkCellIdentifiers(of route: ListRoute, request: Request) throws {
+    /// Shows the page's rows to `audit` (which prototype tags their data answers), and throws
+    /// when a ``JSONItemWriting`` controller names another cell for a row than its provider dequeues.
+    private func checkRows(of route: ListRoute, request: Request, audit: PrototypeTagAudit) throws {
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
-        guard let writer = controller as? any JSONItemWriting else { return }
+        let writer = controller as? any JSONItemWriting
         let page = Page(pageRequest, total: controller.totalNumberOfRows)
         for row in page.window {
-            guard let indexPath = controller.indexPath(atFlatIndex: row), let named = writer.cellIdentifier(forRowAt: indexPath) else {
-                continue
-            }
-            let dequeued = controller.cellProvider(forRowAt: indexPath).reuseIdentifier
+            guard let indexPath = controller.indexPath(atFlatIndex: row) else { continue }
+            let provider = controller.cellProvider(forRowAt: indexPath)
+            audit.record(provider)
+            guard let named = writer?.cellIdentifier(forRowAt: indexPath) else { continue }
+            let dequeued = provider.reuseIdentifier
             guard named == dequeued else {
                 throw StartupError.cellIdentifierDisagrees(path: route.path, row: controller.identifier(forRowAt: indexPath), named: named, dequeued: dequeued)
             }

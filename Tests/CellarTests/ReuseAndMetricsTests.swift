@@ -52,7 +52,10 @@ extension CellarHTTPTests {
             // Without registerCell, the same kind of cell under an unregistered identifier is a fault.
             let never = try server.get("/never")
             #expect(never.status == 500)
-            #expect(never.text.contains("NeverRegisteredCell"))
+            #expect(!never.text.contains("NeverRegisteredCell"), "a 500 names no cell to the client")
+            let neverID = try #require(TestServer.requestID(never))
+            let logged = server.logs.waitForEntry { $0.metadata["request_id"] == neverID && $0.level == .error }
+            #expect(logged?.metadata["error"]?.contains("NeverRegisteredCell") == true)
             #expect(!server.app.registry.isRegistered("NeverRegisteredCell"))
         }
 

@@ -8,13 +8,11 @@ import TableKit
     import Glibc
 #endif
 
-/// Threads that sleep for ever with the default signal mask: without a handler of Cellar's, a
-/// SIGTERM given to one of them ends the process.
-for _ in 0..<4 {
-    var thread = pthread_t()
-    pthread_create(&thread, nil, { _ in
-        while true { sleep(3600) }
-    }, nil)
+startSleepingThreads()
+
+/// Thrown by the app's set-up when `TEST_APP_FAIL` is set: a configuration error.
+struct SetUpFailure: Error, CustomStringConvertible {
+    var description: String { "the test app was asked to fail its set-up" }
 }
 
 final class WordCell: ItemCell<Word> {
@@ -38,6 +36,7 @@ struct WordsController: TableController {
 }
 
 App.run(siteName: "Test app") { app in
+    if getenv("TEST_APP_FAIL") != nil { throw SetUpFailure() }
     try app.register(WordCell.self)
     app.list("/words", title: "Words") { _ in WordsController() }
 }

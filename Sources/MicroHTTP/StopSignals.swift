@@ -37,7 +37,8 @@ public final class StopSignals: Sendable {
     }
 
     /// Installs the handlers (once per process; a second call returns the first installation
-    /// when it names the same signals).
+    /// when it names the same signals), and unblocks the signals in the calling thread, which
+    /// should be the one that calls ``wait()``.
     ///
     /// - Throws: ``ServerError/signalSetupFailed(reason:)`` when the pipe or a handler cannot be set up.
     public static func install(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(ServerError) -> StopSignals {
@@ -65,6 +66,12 @@ public final class StopSignals: Sendable {
                     throw ServerError.signalSetupFailed(reason: "sigaction(\(signal)): \(String(cString: strerror(errno)))")
                 }
             }
+            // A process can start with signals blocked (a parent's mask is inherited through
+            // exec): unblocked in this thread, which is the one that waits, so one always can take them.
+            var waited = sigset_t()
+            sigemptyset(&waited)
+            for signal in signals { sigaddset(&waited, signal) }
+            pthread_sigmask(SIG_UNBLOCK, &waited, nil)
             let stopSignals = StopSignals(signals: signals, readEnd: ends[0])
             installed = stopSignals
             return stopSignals

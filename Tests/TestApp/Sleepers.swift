@@ -12,6 +12,11 @@ func startSleepingThreads() {
         pthread_create(
             &thread, nil,
             { _ in
+                // The default mask of a thread in a process started normally: nothing blocked
+                // (the test runner may have started this process with signals blocked).
+                var none = sigset_t()
+                sigemptyset(&none)
+                pthread_sigmask(SIG_SETMASK, &none, nil)
                 // pthread_setname_np is not visible to Swift here; the kernel takes the name from this file too.
                 let name = open("/proc/thread-self/comm", O_WRONLY)
                 if name >= 0 {

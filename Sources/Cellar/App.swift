@@ -132,7 +132,7 @@ public final class App {
         var router = Router()
         let snapshot = snapshot()
         let responder = ListResponder(app: snapshot)
-        router.serveStaticFiles(at: "/static", from: publicDirectory)
+        router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
         let healthBody = Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8)
         var healthHeaders = Response.json(healthBody).headers

@@ -316,7 +316,15 @@ http_check() { # http_check PATH STATUS CONTENT_TYPE_PREFIX [TEXT]
 }
 check "GET / is an HTML page" http_check / 200 text/html '<!doctype html>'
 check "GET /people is an HTML page with rows" http_check /people 200 text/html 'class="cell'
-check "GET /static/app.css comes from Public/ beside the binary" http_check /static/app.css 200 text/css
+built_in_assets() { # app.css, app.js and favicon.svg are in the binary: Public/ beside it has none
+    local name
+    for name in app.css app.js favicon.svg; do
+        [ ! -e "$app/Public/$name" ] || { echo "    Public/$name exists: not what this checks"; return 1; }
+    done
+    http_check /static/app.css 200 text/css ':root' && http_check /static/app.js 200 text/javascript 'use strict' &&
+        http_check /static/favicon.svg 200 image/svg+xml '<svg'
+}
+check "GET /static/app.css, app.js and favicon.svg come from the binary (none in Public/)" built_in_assets
 check "GET /no-such-page is a 404" http_check /no-such-page 404 text/html
 json_check() {
     curl -fsS "$base/people.json" | "$python" -c '

@@ -193,8 +193,9 @@ public final class App {
             seed.combine(path)
         }
         seed.combine(registry.prototypeFingerprint)
+        let home = index.map { (label: "All lists", path: $0.path) } ?? lists.first.map { (label: $0.title, path: $0.path) }
         return Snapshot(
-            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
+            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home), bufferLimit: bufferLimit,
             largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, renderingSeed: seed.value)
     }
 

@@ -5,15 +5,23 @@ public struct SiteLayout: Sendable {
     public var siteName: String { didSet { renderSiteHeaders() } }
     /// Links in the site header: (title, path).
     public var navigation: [(title: String, path: String)] { didSet { renderSiteHeaders() } }
+    /// Where the brand in the site header and the error pages' way back lead, and the text of
+    /// the latter: ``App`` makes it the index when it mounts one, else the first list. Nil: the
+    /// brand is no link and error pages have no way back, rather than a link to a page that is
+    /// not there.
+    public var home: (label: String, path: String)? { didSet { renderSiteHeaders() } }
     // The site header (`<header …>…</header>`) depends only on the name, the navigation and the
     // current page: rendered once for each page of the navigation and once for any other page,
     // instead of escaping every link for every request.
     private var siteHeaders: [String: [UInt8]] = [:]
     private var otherPageSiteHeader: [UInt8] = []
+    /// The error pages' way back (`<p><a href=…>All lists</a></p>`), or nothing.
+    private(set) var homeParagraph: [UInt8] = []
 
-    public init(siteName: String = "Cellar", navigation: [(title: String, path: String)] = []) {
+    public init(siteName: String = "Cellar", navigation: [(title: String, path: String)] = [], home: (label: String, path: String)? = nil) {
         self.siteName = siteName
         self.navigation = navigation
+        self.home = home
         renderSiteHeaders()
     }
 
@@ -23,13 +31,30 @@ public struct SiteLayout: Sendable {
             siteHeaders[link.path] = siteHeader(currentPath: link.path)
         }
         otherPageSiteHeader = siteHeader(currentPath: nil)
+        var html = HTMLWriter()
+        if let home {
+            html.raw("<p><a")
+            html.attribute("href", home.path)
+            html.raw(">")
+            html.text(home.label)
+            html.raw("</a></p>\n")
+        }
+        homeParagraph = html.takeBytes()
     }
 
     private func siteHeader(currentPath: String?) -> [UInt8] {
         var html = HTMLWriter()
-        html.raw("<header class=\"site-header\"><a class=\"brand\" href=\"/\">")
-        html.text(siteName)
-        html.raw("</a>")
+        if let home {
+            html.raw("<header class=\"site-header\"><a class=\"brand\"")
+            html.attribute("href", home.path)
+            html.raw(">")
+            html.text(siteName)
+            html.raw("</a>")
+        } else {
+            html.raw("<header class=\"site-header\"><span class=\"brand\">")
+            html.text(siteName)
+            html.raw("</span>")
+        }
         if !navigation.isEmpty {
             html.raw("<nav aria-label=\"Lists\"><ul>")
             for link in navigation {

@@ -42,6 +42,8 @@ public final class App {
     public var streamChunkSize = 64 * 1024
     /// The server's version, shown at `/healthz`.
     public var version = "0.1.0"
+    /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
+    public var layout = PageLayout.standard
     private var index: (path: String, title: String)?
     private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
 
@@ -177,7 +179,7 @@ public final class App {
         let streamChunkSize: Int
         let logger: Logger
         /// What every page's bytes depend on besides its controller and URL: this build of the
-        /// server, its version, the site's name and navigation, and the prototype templates. Mixed
+        /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
         let renderingSeed: UInt64
     }
@@ -193,9 +195,10 @@ public final class App {
             seed.combine(path)
         }
         seed.combine(registry.prototypeFingerprint)
+        seed.combine(layout.fingerprint)
         let home = index.map { (label: "All lists", path: $0.path) } ?? lists.first.map { (label: $0.title, path: $0.path) }
         return Snapshot(
-            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home), bufferLimit: bufferLimit,
+            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout), bufferLimit: bufferLimit,
             largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, renderingSeed: seed.value)
     }
 

@@ -31,7 +31,7 @@ enum ErrorPages {
             html.text(request.id)
             html.raw("</code></p>\n")
             html.unsafeRaw(bytes: site.homeParagraph)
-            site.writeTail(into: &html)
+            site.writeTail(title: title, currentPath: "", into: &html)
             response = Response(
                 status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(html.takeBytes()))
         }

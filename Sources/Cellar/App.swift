@@ -23,7 +23,7 @@ import TableKit
 public final class App {
     /// Every cell the lists can dequeue.
     public let registry: ReuseRegistry
-    /// Where `app.css`, `app.js` and `prototypes/` live; served under `/static/`.
+    /// Where `prototypes/` and `layout.html` live; served under `/static/`, where its `app.css`, `app.js` or `favicon.svg` replace the built-in ones.
     public let publicDirectory: String
     /// The lists, in the order they were mounted.
     public private(set) var lists: [ListRoute] = []

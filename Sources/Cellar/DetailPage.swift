@@ -27,7 +27,7 @@ enum DetailPage {
         html.raw(">Back to ")
         html.text(route.title)
         html.raw("</a></p>\n")
-        site.writeTail(into: &html)
+        site.writeTail(title: detail.title, currentPath: route.path, into: &html)
         return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .bytes(html.takeBytes()))
     }
 

@@ -29,8 +29,9 @@ enum ErrorPages {
             html.element("p", text: error.message)
             html.raw("\n<p class=\"request-id\">Request id: <code>")
             html.text(request.id)
-            html.raw("</code></p>\n<p><a href=\"/\">All lists</a></p>\n")
-            site.writeTail(into: &html)
+            html.raw("</code></p>\n")
+            html.unsafeRaw(bytes: site.homeParagraph)
+            site.writeTail(title: title, currentPath: "", into: &html)
             response = Response(
                 status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(html.takeBytes()))
         }

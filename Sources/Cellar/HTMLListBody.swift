@@ -66,7 +66,7 @@ final class HTMLListBody: ListBody {
                 stage = .tail
             case .tail:
                 writePager(into: &html)
-                if format == .page { site.writeTail(into: &html) }
+                if format == .page { site.writeTail(title: controller.title, currentPath: route.path, into: &html) }
                 stage = .done
             case .done:
                 return true

@@ -1,35 +1,117 @@
 import TableKit
 
-/// The frame around every page: document head, site header with navigation, footer.
+/// The frame around every page — document head, site header with navigation, footer — made from
+/// a ``PageLayout`` and what its slots hold for this site.
 public struct SiteLayout: Sendable {
-    public var siteName: String { didSet { renderSiteHeaders() } }
+    public var siteName: String { didSet { render() } }
     /// Links in the site header: (title, path).
-    public var navigation: [(title: String, path: String)] { didSet { renderSiteHeaders() } }
-    // The site header (`<header …>…</header>`) depends only on the name, the navigation and the
-    // current page: rendered once for each page of the navigation and once for any other page,
-    // instead of escaping every link for every request.
-    private var siteHeaders: [String: [UInt8]] = [:]
-    private var otherPageSiteHeader: [UInt8] = []
+    public var navigation: [(title: String, path: String)] { didSet { render() } }
+    /// Where the brand in the site header and the error pages' way back lead, and the text of
+    /// the latter: ``App`` makes it the index when it mounts one, else the first list. Nil: the
+    /// brand is no link and error pages have no way back, rather than a link to a page that is
+    /// not there.
+    public var home: (label: String, path: String)? { didSet { render() } }
+    /// The template of the frame.
+    public var layout: PageLayout { didSet { render() } }
 
-    public init(siteName: String = "Cellar", navigation: [(title: String, path: String)] = []) {
+    /// A part of the frame: bytes the same on every page, or a slot filled for each page.
+    private enum Piece: Sendable {
+        case bytes([UInt8])
+        case title
+        case header
+        case navigation
+    }
+
+    /// The site header and the navigation as they are on one page.
+    private struct Chrome: Sendable {
+        var header: [UInt8] = []
+        var navigation: [UInt8] = []
+    }
+
+    // Every slot but the title depends only on the site and the current page: the layout is
+    // rendered once into bytes and the few slots left, and the header and navigation once for
+    // each page of the navigation and once for any other page, instead of escaping every link
+    // for every request.
+    private var beforeMain: [Piece] = []
+    private var afterMain: [Piece] = []
+    private var chromes: [String: Chrome] = [:]
+    private var otherPageChrome = Chrome()
+    /// The error pages' way back (`<p><a href=…>All lists</a></p>`), or nothing.
+    private(set) var homeParagraph: [UInt8] = []
+
+    public init(
+        siteName: String = "Cellar", navigation: [(title: String, path: String)] = [], home: (label: String, path: String)? = nil,
+        layout: PageLayout = .standard
+    ) {
         self.siteName = siteName
         self.navigation = navigation
-        renderSiteHeaders()
+        self.home = home
+        self.layout = layout
+        render()
     }
 
-    private mutating func renderSiteHeaders() {
-        siteHeaders = [:]
-        for link in navigation where siteHeaders[link.path] == nil {
-            siteHeaders[link.path] = siteHeader(currentPath: link.path)
+    private mutating func render() {
+        chromes = [:]
+        for link in navigation where chromes[link.path] == nil {
+            chromes[link.path] = chrome(currentPath: link.path)
         }
-        otherPageSiteHeader = siteHeader(currentPath: nil)
+        otherPageChrome = chrome(currentPath: nil)
+
+        var html = HTMLWriter()
+        if let home {
+            html.raw("<p><a")
+            html.attribute("href", home.path)
+            html.raw(">")
+            html.text(home.label)
+            html.raw("</a></p>\n")
+        }
+        homeParagraph = html.takeBytes()
+
+        beforeMain = []
+        afterMain = []
+        var isAfterMain = false
+        for piece in layout.pieces {
+            let filled: Piece
+            switch piece {
+            case .text(let text): filled = .bytes(Array(text.utf8))
+            case .slot(.main):
+                isAfterMain = true
+                continue
+            case .slot(.title): filled = .title
+            case .slot(.header): filled = .header
+            case .slot(.navigation): filled = .navigation
+            case .slot(.siteName):
+                html.text(siteName)
+                filled = .bytes(html.takeBytes())
+            case .slot(.head):
+                html.raw(
+                    "<link rel=\"stylesheet\" href=\"/static/app.css\">\n<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n<script src=\"/static/app.js\" defer></script>"
+                )
+                filled = .bytes(html.takeBytes())
+            case .slot(.skipLink):
+                html.raw("<a class=\"skip-link\" href=\"#main\">Skip to content</a>")
+                filled = .bytes(html.takeBytes())
+            case .slot(.footer):
+                html.raw("<footer class=\"site-footer\"><p>Rendered by ")
+                html.text(siteName)
+                html.raw(" with recycled cells. <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a></p></footer>")
+                filled = .bytes(html.takeBytes())
+            }
+            if isAfterMain { Self.append(filled, to: &afterMain) } else { Self.append(filled, to: &beforeMain) }
+        }
     }
 
-    private func siteHeader(currentPath: String?) -> [UInt8] {
+    /// Appends `piece`, joining bytes to bytes before them.
+    private static func append(_ piece: Piece, to pieces: inout [Piece]) {
+        if case .bytes(let bytes) = piece, case .bytes(let previous) = pieces.last {
+            pieces[pieces.count - 1] = .bytes(previous + bytes)
+        } else {
+            pieces.append(piece)
+        }
+    }
+
+    private func chrome(currentPath: String?) -> Chrome {
         var html = HTMLWriter()
-        html.raw("<header class=\"site-header\"><a class=\"brand\" href=\"/\">")
-        html.text(siteName)
-        html.raw("</a>")
         if !navigation.isEmpty {
             html.raw("<nav aria-label=\"Lists\"><ul>")
             for link in navigation {
@@ -42,26 +124,41 @@ public struct SiteLayout: Sendable {
             }
             html.raw("</ul></nav>")
         }
+        let navigation = html.takeBytes()
+        if let home {
+            html.raw("<header class=\"site-header\"><a class=\"brand\"")
+            html.attribute("href", home.path)
+            html.raw(">")
+            html.text(siteName)
+            html.raw("</a>")
+        } else {
+            html.raw("<header class=\"site-header\"><span class=\"brand\">")
+            html.text(siteName)
+            html.raw("</span>")
+        }
+        html.unsafeRaw(bytes: navigation)
         html.raw("</header>")
-        return html.takeBytes()
+        return Chrome(header: html.takeBytes(), navigation: navigation)
     }
 
-    /// Writes everything up to and including `<main …>`.
+    private func write(_ pieces: [Piece], title: String, currentPath: String, into html: inout HTMLWriter) {
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes): html.unsafeRaw(bytes: bytes)
+            case .title: html.text(title)
+            case .header: html.unsafeRaw(bytes: (chromes[currentPath] ?? otherPageChrome).header)
+            case .navigation: html.unsafeRaw(bytes: (chromes[currentPath] ?? otherPageChrome).navigation)
+            }
+        }
+    }
+
+    /// Writes the frame up to `{{main}}`, then `<main …>`.
     func writeHead(
         title: String, currentPath: String, into html: inout HTMLWriter, mainClass: StaticString = "table-view",
         listName: String? = nil, infiniteScroll: Bool = false
     ) {
-        html.raw(
-            "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
-        )
-        html.text(title)
-        html.raw(" · ")
-        html.text(siteName)
-        html.raw(
-            "</title>\n<link rel=\"stylesheet\" href=\"/static/app.css\">\n<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n<script src=\"/static/app.js\" defer></script>\n</head>\n<body>\n<a class=\"skip-link\" href=\"#main\">Skip to content</a>\n"
-        )
-        html.unsafeRaw(bytes: siteHeaders[currentPath] ?? otherPageSiteHeader)
-        html.raw("\n<main id=\"main\" class=\"")
+        write(beforeMain, title: title, currentPath: currentPath, into: &html)
+        html.raw("<main id=\"main\" class=\"")
         html.raw(mainClass)
         html.raw("\"")
         if let listName { html.attribute("data-list", listName) }
@@ -69,12 +166,9 @@ public struct SiteLayout: Sendable {
         html.raw(">\n")
     }
 
-    /// Writes the live region, `</main>`, the footer and the end of the document.
-    func writeTail(into html: inout HTMLWriter) {
-        html.raw(
-            "<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>\n<footer class=\"site-footer\"><p>Rendered by "
-        )
-        html.text(siteName)
-        html.raw(" with recycled cells. <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a></p></footer>\n</body>\n</html>\n")
+    /// Writes the live region, `</main>`, then the rest of the frame.
+    func writeTail(title: String, currentPath: String, into html: inout HTMLWriter) {
+        html.raw("<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>")
+        write(afterMain, title: title, currentPath: currentPath, into: &html)
     }
 }

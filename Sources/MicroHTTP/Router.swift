@@ -135,9 +135,13 @@ public struct Router: HTTPResponder {
         on(.delete, pattern, handler)
     }
 
-    /// Serves the files under `root` at `prefix` (e.g. `/static/app.css` → `root/app.css`); see ``StaticFiles``.
-    public mutating func serveStaticFiles(at prefix: String = "/static", from root: String, cacheControl: String = StaticFiles.defaultCacheControl) {
-        let files = StaticFiles(root: root, cacheControl: cacheControl)
+    /// Serves the files under `root` at `prefix` (e.g. `/static/app.css` → `root/app.css`), and
+    /// `fallbacks` (bytes by relative path) where `root` has nothing; see ``StaticFiles``.
+    public mutating func serveStaticFiles(
+        at prefix: String = "/static", from root: String, cacheControl: String = StaticFiles.defaultCacheControl,
+        fallbacks: [String: [UInt8]] = [:]
+    ) {
+        let files = StaticFiles(root: root, cacheControl: cacheControl, fallbacks: fallbacks)
         let base = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
         get(base + "/*") { request in
             try files.response(for: request.parameters["*"] ?? "", request: request)

@@ -19,6 +19,13 @@
 /// checked again with one `stat` of its path: a file that was edited, replaced, removed or turned
 /// into a link is read again through the checks above (or gets 404), so an edit shows within that
 /// interval.
+///
+/// Fallbacks are files held in the program itself, served at their path when the root has
+/// nothing there (or does not exist at all), so an app's defaults work without a copy of them on
+/// disk and a file of the same name in the root replaces them. A path is checked by
+/// ``resolve(_:)`` before a fallback is considered, and a path the root does hold but refuses (a
+/// link out of it, a directory) gets 404, never the fallback. A fallback's `ETag` is a hash of
+/// its bytes; it has no `Last-Modified`.
 public struct StaticFiles: Sendable {
     /// `Cache-Control` used unless another is given.
     public static let defaultCacheControl = "public, max-age=3600"
@@ -36,17 +43,30 @@ public struct StaticFiles: Sendable {
     /// `memoryLimit` unless another is given: the showcase's `Public/` is about 50 KB.
     public static let defaultMemoryLimit = 8 << 20
     private let memory: FileMemory
+    private let fallbacks: [String: MemoryFile]
 
     /// Creates a file server for `root` (relative paths are relative to the working directory),
     /// keeping up to `memoryLimit` bytes of files in memory (0: none, every request reads the disk).
+    ///
+    /// `fallbacks` are the bytes of files served when the root has nothing at their path, keyed
+    /// by that path (`"app.css"`, `"img/logo.svg"`: each must be one ``resolve(_:)`` accepts);
+    /// their `Content-Type` follows the extension, as for files.
     public init(
         root: String, cacheControl: String = StaticFiles.defaultCacheControl, revalidationInterval: Duration = .seconds(1),
-        memoryLimit: Int = StaticFiles.defaultMemoryLimit
+        memoryLimit: Int = StaticFiles.defaultMemoryLimit, fallbacks: [String: [UInt8]] = [:]
     ) {
         self.root = root
         self.cacheControl = cacheControl
         self.revalidationInterval = revalidationInterval
         memory = FileMemory(limit: max(memoryLimit, 0))
+        var files: [String: MemoryFile] = [:]
+        for (path, bytes) in fallbacks {
+            precondition((try? Self.resolve(path).joined(separator: "/")) == path, "The fallback path '\(path)' is not one a request can name.")
+            files[path] = MemoryFile(
+                bytes: bytes, identity: nil, etag: Self.etag(hashing: bytes), lastModified: nil, modified: nil,
+                contentType: MIMEType.forPath(path), checked: ContinuousClock.now)
+        }
+        self.fallbacks = files
     }
 
     /// Bytes of files held in memory now.
@@ -88,9 +108,16 @@ public struct StaticFiles: Sendable {
         }
         let segments = try Self.resolve(relativePath)
         assert(segments.joined(separator: "/") == relativePath, "a resolved path is its segments joined")
-        guard let base = Self.realPath(root) else { throw HTTPError.notFound() }
-        guard let file = Self.realPath(base + "/" + relativePath), file.hasPrefix(base == "/" ? "/" : base + "/")
-        else { throw HTTPError.notFound() }
+        guard let base = Self.realPath(root) else {
+            guard Self.namesNothing(root) else { throw HTTPError.notFound() }
+            return try fallback(relativePath, request: request)
+        }
+        let path = base + "/" + relativePath
+        guard let file = Self.realPath(path) else {
+            guard Self.namesNothing(path) else { throw HTTPError.notFound() }
+            return try fallback(relativePath, request: request)
+        }
+        guard file.hasPrefix(base == "/" ? "/" : base + "/") else { throw HTTPError.notFound() }
 
         let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { throw HTTPError.notFound() }
@@ -122,6 +149,16 @@ public struct StaticFiles: Sendable {
         return Response(status: .ok, headers: headers, body: .bytes(bytes))
     }
 
+    /// The fallback for a path the root has nothing at, kept in memory like a file read from
+    /// disk (so the next request needs no `realpath`, and a file put there later is noticed when
+    /// the entry is checked again); 404 when there is none.
+    private func fallback(_ relativePath: String, request: Request) throws(HTTPError) -> Response {
+        guard var file = fallbacks[relativePath] else { throw HTTPError.notFound() }
+        file.checked = ContinuousClock.now
+        memory.keep(file, for: relativePath)
+        return response(for: file, request: request)
+    }
+
     /// The answer from a file kept in memory: the same headers and conditional handling as from disk.
     private func response(for file: MemoryFile, request: Request) -> Response {
         if Self.isNotModified(request: request, etag: file.etag, modified: file.modified) {
@@ -133,24 +170,43 @@ public struct StaticFiles: Sendable {
     }
 
     /// A file's validators and `Cache-Control` (all a 304 carries), then its `Content-Type`.
-    private func headers(etag: String, lastModified: String, contentType: String? = nil) -> HTTPHeaders {
+    private func headers(etag: String, lastModified: String?, contentType: String? = nil) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(4)
         headers.add(name: "ETag", value: etag)
-        headers.add(name: "Last-Modified", value: lastModified)
+        if let lastModified { headers.add(name: "Last-Modified", value: lastModified) }
         headers.add(name: "Cache-Control", value: cacheControl)
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
         return headers
     }
 
-    /// What the path under the root names now (links followed), or nil when it names nothing.
+    /// What the path under the root names now (links followed; a link that leads nowhere is
+    /// itself), or nil when it names nothing.
     private func identity(of key: String) -> FileIdentity? {
         var status = stat()
-        guard stat(root + "/" + key, &status) == 0 else { return nil }
+        let path = root + "/" + key
+        guard stat(path, &status) == 0 || lstat(path, &status) == 0 else { return nil }
         return FileIdentity(status)
     }
 
-    private static func isNotModified(request: Request, etag: String, modified: Int) -> Bool {
+    /// Whether nothing at all is at `path`: not a file, a folder nor a link, even a broken one.
+    private static func namesNothing(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) != 0 && errno == ENOENT
+    }
+
+    /// A strong validator for bytes held in the program: FNV-1a over them, 16 hex digits.
+    static func etag(hashing bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - digits.count) + digits + "\""
+    }
+
+    private static func isNotModified(request: Request, etag: String, modified: Int?) -> Bool {
         if let ifNoneMatch = request.headers["If-None-Match"] {
             let strip: (Substring) -> Substring = { tag in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
             return ifNoneMatch.split(separator: ",").contains { candidate in
@@ -158,7 +214,7 @@ public struct StaticFiles: Sendable {
                 return tag == "*" || strip(tag) == Substring(etag)
             }
         }
-        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
+        if let modified, let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
             return modified <= since
         }
         return false
@@ -208,13 +264,15 @@ struct FileIdentity: Equatable {
     }
 }
 
-/// A file read into memory, with what its responses need.
+/// A file read into memory, or a fallback, with what its responses need.
 struct MemoryFile {
     let bytes: [UInt8]
-    let identity: FileIdentity
+    /// Which file it was read from; nil for a fallback, served while the path names nothing.
+    let identity: FileIdentity?
     let etag: String
-    let lastModified: String
-    let modified: Int
+    /// Nil for a fallback, which has no modification time.
+    let lastModified: String?
+    let modified: Int?
     let contentType: String
     /// When its identity on disk was last found unchanged.
     var checked: ContinuousClock.Instant
@@ -236,8 +294,8 @@ final class FileMemory: Sendable {
     var bytes: Int { state.withLock { $0.bytes } }
 
     /// The file kept for `key` if it was checked after `since`, or if `identity()` (called
-    /// without the lock held) still names the same file; nil otherwise, and a file that changed
-    /// is forgotten.
+    /// without the lock held) still names the same file (for a fallback: still nil, nothing);
+    /// nil otherwise, and a file that changed is forgotten.
     func file(_ key: String, checkedSince since: ContinuousClock.Instant, identity: () -> FileIdentity?) -> MemoryFile? {
         guard limit > 0 else { return nil }
         guard let kept = state.withLock({ $0.files[key] }) else { return nil }

@@ -3,7 +3,8 @@ import TableKit
 
 /// The lists Cellar ships with, mounted by `make run`.
 public enum Showcase {
-    /// Registers the showcase's cells and mounts its lists on `app`.
+    /// Registers the showcase's cells and mounts its lists on `app`, in the frame of the public
+    /// folder's `layout.html` when it has one.
     ///
     /// - Parameter hostilePayloads: the strings of the `/xss` list (default: ``HostileListController/payloads``).
     public static func install(
@@ -15,6 +16,7 @@ public enum Showcase {
         try app.register(ProductCell.self)
         try app.register(BigRowCell.self)
         try app.registerPrototypes()
+        try app.loadLayout()
 
         let people = PeopleDirectory.make(count: peopleCount)
         let listbench = PeopleDirectory.listbench(count: listbenchCount)

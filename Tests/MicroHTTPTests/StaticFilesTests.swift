@@ -313,3 +313,115 @@ final class TemporaryRoot {
         #expect(files.bytesInMemory == 26)
     }
 }
+
+/// Fallbacks: bytes held by the program, served where the root has nothing, with a file's headers.
+@Suite struct StaticFilesFallbackTests {
+    static let css = Array("main { margin: 0 }\n".utf8)
+    static let fallbacks: [String: [UInt8]] = [
+        "default.css": css, "app.css": Array("/* built in */\n".utf8), "img/logo.svg": Array("<svg/>\n".utf8),
+    ]
+
+    static func get(_ files: StaticFiles, _ path: String, headers: HTTPHeaders = HTTPHeaders()) throws -> Response {
+        try StaticFilesInMemoryTests.get(files, path, headers: headers)
+    }
+
+    static func text(_ response: Response) -> String? { StaticFilesInMemoryTests.text(response) }
+
+    @Test func aFallbackIsServedWithAFilesHeadersAndValidators() throws {
+        let root = try TemporaryRoot()
+        var router = Router()
+        router.serveStaticFiles(at: "/static", from: root.root, fallbacks: Self.fallbacks)
+        try withServer(router) { server in
+            let response = try fetch(server, "/static/default.css")
+            #expect(response.status == 200)
+            #expect(response.body == Self.css)
+            #expect(response.headers["Content-Type"] == "text/css; charset=utf-8")
+            #expect(response.headers["Cache-Control"] == "public, max-age=3600")
+            #expect(response.headers["Last-Modified"] == nil)
+            let etag = try #require(response.headers["ETag"])
+            #expect(etag.count == 18 && etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(etag.dropFirst().dropLast().allSatisfy { $0.isHexDigit })
+            #expect(try fetch(server, "/static/img/logo.svg").headers["Content-Type"] == "image/svg+xml")
+
+            let notModified = try fetch(server, "/static/default.css", headers: [("If-None-Match", etag)])
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(notModified.headers["ETag"] == etag)
+            #expect(try fetch(server, "/static/default.css", headers: [("If-None-Match", "\"other\"")]).status == 200)
+            // Without a modification time, If-Modified-Since cannot match.
+            let since = [("If-Modified-Since", "Sun, 06 Nov 2094 08:49:37 GMT")]
+            #expect(try fetch(server, "/static/default.css", headers: since).status == 200)
+            let head = try fetch(server, "/static/default.css", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.headers["Content-Length"] == String(Self.css.count))
+            #expect(try fetch(server, "/static/other.css").status == 404)
+        }
+    }
+
+    @Test func aFileInTheRootReplacesTheFallbackOfItsName() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, fallbacks: Self.fallbacks)
+        let response = try Self.get(files, "app.css")
+        #expect(Self.text(response) == "body { color: #333 }\n")
+        #expect(response.headers["Last-Modified"] != nil)
+    }
+
+    @Test func withoutARootEveryFallbackIsServed() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.base.path + "/no-such-folder", fallbacks: Self.fallbacks)
+        #expect(Self.text(try Self.get(files, "app.css")) == "/* built in */\n")
+        #expect(Self.text(try Self.get(files, "img/logo.svg")) == "<svg/>\n")
+        #expect(throws: HTTPError.self) { try Self.get(files, "index.html") }
+    }
+
+    @Test func aFileAddedOrRemovedIsNoticedOnceChecked() throws {
+        let root = try TemporaryRoot()
+        let files = StaticFiles(root: root.root, revalidationInterval: .zero, fallbacks: Self.fallbacks)
+        let builtIn = try Self.get(files, "default.css")
+        #expect(Self.text(builtIn) == "main { margin: 0 }\n")
+        #expect(Self.text(try Self.get(files, "default.css")) == "main { margin: 0 }\n")
+        try StaticFilesInMemoryTests.write("main { margin: 1em }\n", to: root.root + "/default.css")
+        let added = try Self.get(files, "default.css")
+        #expect(Self.text(added) == "main { margin: 1em }\n")
+        #expect(added.headers["ETag"] != builtIn.headers["ETag"])
+        try FileManager.default.removeItem(atPath: root.root + "/default.css")
+        let again = try Self.get(files, "default.css")
+        #expect(Self.text(again) == "main { margin: 0 }\n")
+        #expect(again.headers["ETag"] == builtIn.headers["ETag"])
+    }
+
+    /// A path the checks refuse, or one the root holds but will not serve, is still 404 (or 414)
+    /// when a fallback of that very name exists.
+    @Test func aRefusedPathNeverFallsBack() throws {
+        let root = try TemporaryRoot()
+        try FileManager.default.createSymbolicLink(atPath: root.root + "/gone.css", withDestinationPath: root.root + "/nothing-here.css")
+        let marker = "FALLBACK"
+        var fallbacks: [String: [UInt8]] = [:]
+        for path in ["escape.txt", "escape-dir/secret.txt", "css", "gone.css", "Package.swift", "outside/secret.txt"] {
+            fallbacks[path] = Array(marker.utf8)
+        }
+        var router = Router()
+        router.serveStaticFiles(at: "/static", from: root.root, fallbacks: fallbacks)
+        try withServer(router) { server in
+            let targets =
+                StaticFilesTests.hostileTargets + [
+                    "/static/escape.txt", "/static/escape-dir/secret.txt", "/static/css", "/static/gone.css", "/static/css/",
+                    "/static/./escape.txt", "/static/css/../escape.txt", "/static/%2e%2e/outside/secret.txt",
+                ]
+            for target in targets {
+                let response = try fetch(server, target)
+                #expect(!response.text.contains(marker), "\(target) fell back")
+                #expect(!response.text.contains(TemporaryRoot.secret), "\(target) leaked the outside file")
+                if target != "/static/app.css?x=../../Package.swift" {
+                    #expect(response.status == 404 || response.status == 400, "\(target) → \(response.status)")
+                }
+            }
+        }
+        let long = String(repeating: "a", count: StaticFiles.maxPathLength + 1)
+        let files = StaticFiles(root: root.root, fallbacks: [String(long.dropLast()): Array(marker.utf8)])
+        do {
+            _ = try Self.get(files, long)
+            Issue.record("a path over the limit was served")
+        } catch let error as HTTPError { #expect(error.status == .uriTooLong) }
+    }
+}

@@ -26,7 +26,11 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xss_payloads import PAYLOADS  # noqa: E402
 
-PUBLIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Public")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+PUBLIC = os.path.join(ROOT, "Public")
+# The files Cellar holds in its binary, each in a Swift file as one raw multi-line string literal;
+# served when Public/ has no file of that name, as the real server does.
+BUILT_IN = {"app.css": "Stylesheet.swift", "app.js": "Script.swift", "favicon.svg": "Favicon.swift"}
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 ROLES = ["Engineer", "Designer", "Product Manager", "Engineer", "Support", "Researcher", "Writer"]
@@ -339,13 +343,28 @@ class Handler(BaseHTTPRequestHandler):
     def static(self, rel):
         root = os.path.realpath(PUBLIC)
         path = os.path.realpath(os.path.join(root, rel))
-        if not path.startswith(root + os.sep) or not os.path.isfile(path):
-            return self.send(404, error_page(404, "No such file."))
         ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
         if ctype.startswith("text/") or ctype.endswith(("javascript", "svg+xml")):
             ctype += "; charset=utf-8"
+        if not os.path.lexists(os.path.join(root, rel)) and rel in BUILT_IN:
+            return self.send(200, built_in(rel).encode(), ctype, headers=[("Cache-Control", "no-cache")])
+        if not path.startswith(root + os.sep) or not os.path.isfile(path):
+            return self.send(404, error_page(404, "No such file."))
         with open(path, "rb") as f:
             self.send(200, f.read(), ctype, headers=[("Cache-Control", "no-cache")])
+
+
+def built_in(name: str) -> str:
+    """The text of a built-in file, read from its literal as the Swift compiler reads it: the lines
+    between the delimiters, less the closing delimiter's indentation."""
+    with open(os.path.join(ROOT, "Sources", "Cellar", "Site", BUILT_IN[name]), encoding="utf-8") as f:
+        source = f.read()
+    start = source.index('#"""\n') + len('#"""\n')
+    end = source.index('"""#', start)
+    closing = source.rindex("\n", 0, end) + 1
+    indent = source[closing:end]
+    lines = source[start:closing - 1].split("\n")
+    return "\n".join(line[len(indent):] if line.startswith(indent) else line for line in lines)
 
 
 def write_fixtures(directory: str):

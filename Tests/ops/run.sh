@@ -316,7 +316,15 @@ http_check() { # http_check PATH STATUS CONTENT_TYPE_PREFIX [TEXT]
 }
 check "GET / is an HTML page" http_check / 200 text/html '<!doctype html>'
 check "GET /people is an HTML page with rows" http_check /people 200 text/html 'class="cell'
-check "GET /static/app.css comes from Public/ beside the binary" http_check /static/app.css 200 text/css
+built_in_assets() { # app.css, app.js and favicon.svg are in the binary: Public/ beside it has none
+    local name
+    for name in app.css app.js favicon.svg; do
+        [ ! -e "$app/Public/$name" ] || { echo "    Public/$name exists: not what this checks"; return 1; }
+    done
+    http_check /static/app.css 200 text/css ':root' && http_check /static/app.js 200 text/javascript 'use strict' &&
+        http_check /static/favicon.svg 200 image/svg+xml '<svg'
+}
+check "GET /static/app.css, app.js and favicon.svg come from the binary (none in Public/)" built_in_assets
 check "GET /no-such-page is a 404" http_check /no-such-page 404 text/html
 json_check() {
     curl -fsS "$base/people.json" | "$python" -c '
@@ -646,6 +654,12 @@ cwd=$empty check "no Public/ in the working folder: exit 64 naming 'Public'" exp
 check "a broken prototype: exit 64 naming Broken, its file, line and column" \
     expect_error 64 "Prototype 'Broken'" "Broken.html" "line 2, column" "never closed" -- PORT=0 -- --public "$broken"
 check "cellar routes with the broken prototype fails the same way" expect_error 64 "Prototype 'Broken'" -- -- routes --public "$broken"
+broken_layout=$work/broken-layout
+cp -R Public "$broken_layout"
+chmod -R u+w "$broken_layout"
+printf '<!doctype html>\n<title>{{title}}</title>\n<p>{{tilte}}</p>\n{{main}}\n' >"$broken_layout/layout.html"
+check "a layout.html with an unknown slot: exit 64 naming the file, line and column" \
+    expect_error 64 "layout.html, line 3, column 4" "unknown slot {{tilte}}" -- PORT=0 -- --public "$broken_layout"
 check "--log-level loud: exit 64 listing the levels" expect_error 64 "'loud'" "trace, debug, info" -- PORT=0 -- --log-level loud
 check "--log-format xml: exit 64" expect_error 64 "'xml'" "logfmt or json" -- PORT=0 -- --log-format xml
 check "--threads 0: exit 64" expect_error 64 "--threads must be between" -- PORT=0 -- --threads 0

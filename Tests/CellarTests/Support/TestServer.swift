@@ -93,9 +93,9 @@ final class TestServer: @unchecked Sendable {
     let logs: LogRecorder
 
     /// Builds an app with `configure` (register cells, mount lists), then starts serving it.
-    init(threads: Int = 2, _ configure: (App) throws -> Void) throws {
+    init(threads: Int = 2, publicDirectory: String = Repository.publicDirectory, _ configure: (App) throws -> Void) throws {
         logs = LogRecorder()
-        app = App(publicDirectory: Repository.publicDirectory, logger: logs.logger)
+        app = App(publicDirectory: publicDirectory, logger: logs.logger)
         try configure(app)
         let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, threads: threads, errorRenderer: app.errorRenderer)
         server = Server(configuration: configuration, responder: app.makeRouter(), logger: logs.logger, observer: app.metrics)

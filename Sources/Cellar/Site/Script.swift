@@ -1,0 +1,162 @@
+extension SiteAssets {
+    /// The site's script, served at `/static/app.js`: "Load more" and infinite scroll from the rows
+    /// fragment with the URL kept in step, loading placeholders, and the live region's announcements.
+    /// Pages work without it.
+    ///
+    /// The file's text exactly, up to the line before the closing delimiter (a raw literal: a
+    /// backslash is just a backslash).
+    static let script = #"""
+        // Cellar: progressive enhancement for list pages. Everything works without this file:
+        // "Load more" is an ordinary link to the next page. With it, the next rows are fetched as an
+        // HTML fragment and appended in place, and the URL is kept in step so reload and Back show
+        // the same rows. No inline styles, no eval (CSP: script-src 'self'; style-src 'self').
+        'use strict';
+        (() => {
+          const main = document.querySelector('main');
+          if (!main || !window.fetch || !('content' in document.createElement('template'))) return;
+          const startPager = main.querySelector('nav.pager');
+          const startFirst = Number(startPager && startPager.dataset.first);
+          const startOffset = startFirst > 0 ? startFirst - 1
+            : Math.max(0, Number(new URL(location.href).searchParams.get('offset')) || 0);
+          let busy = false, observer = null;
+
+          const fmt = (n) => Number(n).toLocaleString('en');
+
+          function fragmentURL(link) {
+            if (link.dataset.fragmentUrl) return link.dataset.fragmentUrl;
+            const url = new URL(link.href, location.href);
+            url.searchParams.set('fragment', 'rows'); return url.href;
+          }
+
+          async function fetchFragment(url) {
+            const response = await fetch(url, { headers: { 'HX-Request': 'true', Accept: 'text/html' }, credentials: 'same-origin' });
+            if (!response.ok) throw new Error(`HTTP ${response.status}`);
+            const template = document.createElement('template');
+            template.innerHTML = await response.text(); // inert: nothing in a template runs or loads
+            return template.content;
+          }
+
+          function showError(message) {
+            clearErrors();
+            const alert = Object.assign(document.createElement('div'), { className: 'alert alert-error', textContent: message });
+            alert.setAttribute('role', 'alert');
+            alert.dataset.loadError = '';
+            const live = document.getElementById('live');
+            if (live) live.before(alert); else main.append(alert);
+          }
+          const clearErrors = () => main.querySelectorAll('[data-load-error]').forEach((el) => el.remove());
+
+          const announce = (text) => { const live = document.getElementById('live'); if (live) live.textContent = text; };
+
+          // Appends each fragment section's rows to the page's section with the same data-section
+          // (or the whole section when the page has none). Returns the first newly added row.
+          function mergeSections(fragment, anchor) {
+            let firstRow = null;
+            for (const section of fragment.querySelectorAll('section.table-section')) {
+              const key = section.dataset.section;
+              const target = key === undefined ? null
+                : main.querySelector(`ul.rows[data-section="${CSS.escape(key)}"]`)
+                  || main.querySelector(`section.table-section[data-section="${CSS.escape(key)}"] ul.rows`);
+              // A row already on the page (the list moved under us) is not added twice.
+              const rows = [...section.querySelectorAll('ul.rows > li')].filter((li) => !li.id || !document.getElementById(li.id));
+              if (target) {
+                if (!firstRow && rows.length) firstRow = rows[0];
+                target.append(...rows);
+              } else {
+                if (!firstRow) firstRow = section.querySelector('ul.rows > li');
+                anchor.before(section);
+              }
+            }
+            return firstRow;
+          }
+
+          function keepURLInStep(pager) {
+            const last = Number(pager && pager.dataset.last);
+            const shown = last > startOffset ? last - startOffset : main.querySelectorAll('ul.rows > li').length;
+            const url = new URL(location.href);
+            url.searchParams.delete('fragment');
+            url.searchParams.set('offset', String(startOffset));
+            url.searchParams.set('limit', String(shown));
+            history.replaceState(history.state, '', url.href);
+          }
+
+          async function loadMore(link, moveFocus) {
+            if (busy) return;
+            busy = true;
+            const oldPager = link.closest('nav.pager') || main.querySelector('nav.pager');
+            main.setAttribute('aria-busy', 'true');
+            link.setAttribute('aria-disabled', 'true');
+            try {
+              const fragment = await fetchFragment(fragmentURL(link));
+              const newPager = fragment.querySelector('nav.pager');
+              const anchor = oldPager || document.getElementById('live') || main.lastChild;
+              const firstRow = mergeSections(fragment, anchor);
+              if (newPager) {
+                const { first, last, total } = newPager.dataset;
+                const current = newPager.querySelector('[aria-current="page"]');
+                if (current && last && total) current.textContent = `Rows ${fmt(startOffset + 1)}–${fmt(last)} of ${fmt(total)}`;
+                if (oldPager) oldPager.replaceWith(newPager); else anchor.before(newPager);
+                if (first && last && total) announce(`Rows ${fmt(first)}–${fmt(last)} of ${fmt(total)} loaded`);
+              } else { link.remove(); announce('All rows loaded'); }
+              clearErrors();
+              keepURLInStep(newPager);
+              if (moveFocus) {
+                const target = (firstRow && firstRow.querySelector('a[href]')) || main.querySelector('a.load-more');
+                if (target) target.focus();
+              }
+              watchPager();
+            } catch (error) {
+              link.removeAttribute('aria-disabled');
+              showError(`Could not load more rows (${error.message}). Try again, or follow the link.`);
+            } finally {
+              main.removeAttribute('aria-busy');
+              busy = false;
+            }
+          }
+
+          document.addEventListener('click', (event) => {
+            const link = event.target.closest && event.target.closest('a.load-more');
+            if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+            event.preventDefault();
+            loadMore(link, true);
+          });
+
+          // Infinite scroll: load the next rows when the pager comes into view.
+          function watchPager() {
+            if (!document.querySelector('[data-infinite-scroll]') || !('IntersectionObserver' in window)) return;
+            if (observer) observer.disconnect();
+            const pager = main.querySelector('nav.pager');
+            if (!pager || !pager.querySelector('a.load-more')) return;
+            observer = new IntersectionObserver((entries) => {
+              const link = pager.querySelector('a.load-more');
+              if (entries.some((e) => e.isIntersecting) && link && !busy && !main.querySelector('[data-load-error]')) loadMore(link, false);
+            }, { rootMargin: '0px 0px 400px 0px' });
+            observer.observe(pager);
+          }
+
+          // Loading placeholders: replace each with the fragment its data-loading-src names.
+          async function fillPlaceholder(placeholder) {
+            placeholder.setAttribute('aria-busy', 'true');
+            try {
+              const fragment = await fetchFragment(placeholder.dataset.loadingSrc);
+              const newPager = fragment.querySelector('nav.pager');
+              const oldPager = main.querySelector('nav.pager');
+              if (newPager && oldPager && !placeholder.contains(oldPager)) oldPager.replaceWith(newPager);
+              if (placeholder.closest('ul')) placeholder.replaceWith(...fragment.querySelectorAll('ul.rows > li'));
+              else placeholder.replaceWith(fragment);
+              watchPager();
+            } catch (error) {
+              placeholder.removeAttribute('aria-busy');
+              placeholder.classList.replace('loading', 'alert');
+              placeholder.classList.add('alert', 'alert-error');
+              placeholder.setAttribute('role', 'alert');
+              placeholder.textContent = `Could not load this content (${error.message}).`;
+            }
+          }
+
+          document.querySelectorAll('[data-loading-src]').forEach(fillPlaceholder);
+          watchPager();
+        })();
+
+        """#
+}

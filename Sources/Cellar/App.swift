@@ -209,7 +209,8 @@ public final class App {
             guard let named = writer?.cellIdentifier(forRowAt: indexPath) else { continue }
             let dequeued = provider.reuseIdentifier
             guard named == dequeued else {
-                throw StartupError.cellIdentifierDisagrees(path: route.path, row: controller.identifier(forRowAt: indexPath), named: named, dequeued: dequeued)
+                throw StartupError.cellIdentifierDisagrees(
+                    path: route.path, row: controller.identifier(forRowAt: indexPath), named: named, dequeued: dequeued)
             }
         }
     }

@@ -111,7 +111,8 @@ struct ListResponder: Sendable {
             if json {
                 let provider = controller.cellProvider(forRowAt: indexPath)
                 return try DetailPage.json(
-                    detail, identifier: identifier, cell: try provider.resolvedIdentifier(in: app.registry), item: controller.item(forRowAt: indexPath), route: route)
+                    detail, identifier: identifier, cell: try provider.resolvedIdentifier(in: app.registry),
+                    item: controller.item(forRowAt: indexPath), route: route)
             }
             return DetailPage.html(detail, route: route, site: app.site)
         }

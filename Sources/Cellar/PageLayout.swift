@@ -9,6 +9,7 @@ import TableKit
 /// | slot | what it holds |
 /// | --- | --- |
 /// | `{{title}}` | the page's title (a list's, a row's or an error's), escaped |
+/// | `{{documentTitle}}` | `title · siteName` for the `<title>` element, or the title alone when it is the site's name, escaped |
 /// | `{{siteName}}` | ``App/siteName``, escaped |
 /// | `{{head}}` | the links to `/static/app.css`, `/static/favicon.svg` and `/static/app.js` |
 /// | `{{skipLink}}` | the "Skip to content" link to `#main`, for keyboard users |
@@ -28,7 +29,7 @@ import TableKit
 public struct PageLayout: Sendable {
     /// What Cellar writes in place of a `{{name}}`.
     enum Slot: String, Sendable, CaseIterable {
-        case title, siteName, head, skipLink, header, navigation, main, footer
+        case title, documentTitle, siteName, head, skipLink, header, navigation, main, footer
     }
 
     /// Text of the template, or a slot, in order.
@@ -51,7 +52,7 @@ public struct PageLayout: Sendable {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>{{title}} · {{siteName}}</title>
+        <title>{{documentTitle}}</title>
         {{head}}
         </head>
         <body>
@@ -162,8 +163,9 @@ public enum PageLayoutError: Error, Sendable, Equatable, CustomStringConvertible
 
 extension App {
     /// Makes `layout.html` in the public folder, when there is one, the frame of every page
-    /// (``layout``); without that file the layout stays as it is. Call it at start-up, before
-    /// ``makeRouter()`` and ``errorRenderer``, which take the layout as it is then.
+    /// (``layout``); without that file the layout stays as it is. ``run(siteName:version:arguments:_:)``
+    /// calls it before the app's set-up closure; an app that runs its own server calls it at
+    /// start-up, before ``makeRouter()`` and ``errorRenderer``, which take the layout as it is then.
     ///
     /// - Returns: whether a layout file was read.
     /// - Throws: ``PageLayoutError`` naming the file, and the line and column of what is wrong.

@@ -18,6 +18,7 @@ public struct SiteLayout: Sendable {
     private enum Piece: Sendable {
         case bytes([UInt8])
         case title
+        case documentTitle
         case header
         case navigation
     }
@@ -78,6 +79,7 @@ public struct SiteLayout: Sendable {
                 isAfterMain = true
                 continue
             case .slot(.title): filled = .title
+            case .slot(.documentTitle): filled = .documentTitle
             case .slot(.header): filled = .header
             case .slot(.navigation): filled = .navigation
             case .slot(.siteName):
@@ -146,6 +148,13 @@ public struct SiteLayout: Sendable {
             switch piece {
             case .bytes(let bytes): html.unsafeRaw(bytes: bytes)
             case .title: html.text(title)
+            case .documentTitle:
+                // "Books · Bookshelf", but not "Bookshelf · Bookshelf" for a list named like its site.
+                html.text(title)
+                if title != siteName {
+                    html.raw(" · ")
+                    html.text(siteName)
+                }
             case .header: html.unsafeRaw(bytes: (chromes[currentPath] ?? otherPageChrome).header)
             case .navigation: html.unsafeRaw(bytes: (chromes[currentPath] ?? otherPageChrome).navigation)
             }

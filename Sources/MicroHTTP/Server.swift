@@ -111,7 +111,7 @@ public final class Server: Sendable {
                 throw error
             }
             state = .running(daemon: daemon, listener: listener, context: context, daemonLogger: daemonLogger)
-            core.logger.info(
+            core.logger.debug(
                 "Listening", metadata: ["host": "\(configuration.host)", "port": "\(listener.port)", "threads": "\(configuration.threads)"])
         }
     }
@@ -146,7 +146,11 @@ public final class Server: Sendable {
         running.listener.stop()
         running.daemonLogger.deallocate()
         running.context.release()
-        core.logger.info("Stopped", metadata: abandoned > 0 ? ["abandoned_requests": "\(abandoned)"] : [:])
+        if abandoned > 0 {
+            core.logger.warning("Stopped with requests unfinished after the grace period", metadata: ["abandoned_requests": "\(abandoned)"])
+        } else {
+            core.logger.debug("Stopped")
+        }
         state.withLock { $0 = .stopped }
     }
 

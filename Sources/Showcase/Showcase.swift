@@ -16,7 +16,6 @@ public enum Showcase {
         try app.register(ProductCell.self)
         try app.register(BigRowCell.self)
         try app.registerPrototypes()
-        try app.loadLayout()
 
         let people = PeopleDirectory.make(count: peopleCount)
         let listbench = PeopleDirectory.listbench(count: listbenchCount)

@@ -144,7 +144,7 @@ import Testing
             app.list("/lines") { _ in ChangingController(version: 1) }
         }
         let page = try server.get("/lines").text
-        #expect(page.hasPrefix("<!doctype html>\n<title>Changing</title>\n<main id=\"main\""))
+        #expect(page.hasPrefix("<!doctype html>\n<title>Lines</title>\n<main id=\"main\""))
         #expect(page.hasSuffix("</main>\n<footer>mine</footer>\n"))
     }
 }

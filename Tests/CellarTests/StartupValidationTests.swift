@@ -64,3 +64,36 @@ import Testing
         #expect(lenient.registry.isRegistered("LateCell"))
     }
 }
+
+/// What the start-up check finds beyond the first page, and what it reports without failing.
+@Suite struct StartupChecksBeyondTheFirstPage {
+    @Test func aProviderThatFailsOnlyOnTheLastPageIsFound() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        try app.register(PlainTextCell.self)
+        app.list("/deep", paging: .pages(defaultLimit: 10, maxLimit: 10)) { _ in FaultyController(rows: 100, failure: .unregistered(atRow: 95)) }
+        let error = try #require(throws: StartupError.self) { try app.validate() }
+        #expect(error.description.contains("/deep?offset=90&limit=10"))
+    }
+
+    @Test func aTemplateTagNoRowAnswersIsAWarningWithItsPlace() throws {
+        let logs = LogRecorder()
+        let app = App(publicDirectory: Repository.publicDirectory, logger: logs.logger)
+        try app.registry.registerPrototype("Typo", template: "<span>{{name}}</span>\n<span>{{titel}}</span>", file: "prototypes/Typo.html")
+        app.list("/typo") { _ in PrototypeRowsController(identifier: "Typo", rows: [["name": "a", "title": "b"]]) }
+        try app.validate()
+        let warning = try #require(logs.all.first { $0.level == .warning && $0.metadata["tag"] == "titel" })
+        #expect(warning.metadata["file"] == "prototypes/Typo.html")
+        #expect(warning.metadata["line"] == "2")
+        #expect(warning.metadata["column"] == "7")
+    }
+}
+
+/// One prototype for every row, filled from dictionaries.
+struct PrototypeRowsController: TableController {
+    let identifier: String
+    let rows: [[String: String]]
+    func numberOfRows(inSection section: Int) -> Int { rows.count }
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        DataCellProvider(prototype: identifier, for: indexPath, data: rows[indexPath.row])
+    }
+}

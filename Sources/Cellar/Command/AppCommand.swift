@@ -78,6 +78,8 @@ struct Program {
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         do {
+            // Before `configure`, which may set a layout of its own instead.
+            try app.loadLayout()
             try configure(app)
             try app.validate()
         } catch {
@@ -143,15 +145,18 @@ struct AppOptions: ParsableArguments {
         help: ArgumentHelp(
             "The folder with the app's prototypes/ and files served under /static/ (env CELLAR_PUBLIC; default: Public).",
             valueName: "path"))
-    var publicOption: String? = EnvironmentVariables.string("CELLAR_PUBLIC")
+    var publicOption: String?
 
-    /// The public folder: the one given, or `Public` in the working directory.
-    var publicDirectory: String { publicOption ?? "Public" }
+    /// The folder named by the flag or the variable, if either is set.
+    private var namedFolder: String? { publicOption ?? EnvironmentVariables.string("CELLAR_PUBLIC") }
+
+    /// The public folder: the one named, or `Public` in the working directory.
+    var publicDirectory: String { namedFolder ?? "Public" }
 
     func validate() throws {
         // A folder named on purpose must exist; the default may be absent (an app without
         // prototypes or files of its own serves the built-in stylesheet and script).
-        guard let publicOption else { return }
+        guard let publicOption = namedFolder else { return }
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: publicOption, isDirectory: &isDirectory), isDirectory else {
             throw ValidationError("The public folder '\(publicOption)' does not exist or is not a folder (set --public or CELLAR_PUBLIC).")

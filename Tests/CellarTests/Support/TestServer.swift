@@ -93,10 +93,14 @@ final class TestServer: @unchecked Sendable {
     let logs: LogRecorder
 
     /// Builds an app with `configure` (register cells, mount lists), then starts serving it.
-    init(threads: Int = 2, publicDirectory: String = Repository.publicDirectory, _ configure: (App) throws -> Void) throws {
+    /// With `validating`, the app is checked (``App/validate()``) before it serves, as `App.run` does.
+    init(
+        threads: Int = 2, publicDirectory: String = Repository.publicDirectory, validating: Bool = false, _ configure: (App) throws -> Void
+    ) throws {
         logs = LogRecorder()
         app = App(publicDirectory: publicDirectory, logger: logs.logger)
         try configure(app)
+        if validating { try app.validate() }
         let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, threads: threads, errorRenderer: app.errorRenderer)
         server = Server(configuration: configuration, responder: app.makeRouter(), logger: logs.logger, observer: app.metrics)
         try server.start()

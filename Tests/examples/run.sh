@@ -20,20 +20,8 @@ swift=${SWIFT:-swift}
 example=$root/Examples/Bookshelf
 cd "$root"
 
-passed=0
-failed=0
-failures=()
-pass() { passed=$((passed + 1)); echo "  ok    $*"; }
-fail() { failed=$((failed + 1)); failures+=("$*"); echo "  FAIL  $*"; }
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
-check() {
-    local description=$1
-    shift
-    if "$@"; then pass "$description"; else fail "$description"; fi
-}
-section() { echo; echo "== $*"; }
-now() { echo "${EPOCHREALTIME/./}"; } # microseconds
-elapsed() { local d=$(($2 - $1)); printf '%d.%02d' $((d / 1000000)) $((d % 1000000 / 10000)); }
+# pass, fail, check, section, now, elapsed, free_port
+source "$root/Tests/support/checks.sh"
 summary() {
     echo
     if [ "$failed" -ne 0 ]; then

@@ -20,21 +20,8 @@ python=${PYTHON:-python3}
 swift=${SWIFT:-swift}
 cd "$root"
 
-passed=0
-failed=0
-failures=()
-pass() { passed=$((passed + 1)); echo "  ok    $*"; }
-fail() { failed=$((failed + 1)); failures+=("$*"); echo "  FAIL  $*"; }
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
-check() {
-    local description=$1
-    shift
-    if "$@"; then pass "$description"; else fail "$description"; fi
-}
-section() { echo; echo "== $*"; }
-now() { echo "${EPOCHREALTIME/./}"; } # microseconds
-elapsed() { local d=$(($2 - $1)); printf '%d.%02d' $((d / 1000000)) $((d % 1000000 / 10000)); }
-free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# pass, fail, check, section, now, elapsed, free_port
+source "$root/Tests/support/checks.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cellar-ops.XXXXXX")
 chmod 755 "$work"

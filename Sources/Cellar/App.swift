@@ -76,7 +76,11 @@ public final class App {
     /// Registers every template in `Public/prototypes/` as a prototype cell.
     @discardableResult
     public func registerPrototypes() throws -> [String] {
-        try registry.registerPrototypes(in: publicDirectory + "/prototypes")
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory else {
+            throw StartupError.missingPublicFolder(publicDirectory)
+        }
+        return try registry.registerPrototypes(in: publicDirectory + "/prototypes")
     }
 
     // MARK: Lists
@@ -309,9 +313,12 @@ public enum StartupError: Error, CustomStringConvertible {
     case listDoesNotRender(path: String, reason: String)
     case invalidRoutePattern(String, reason: String)
     case cellIdentifierDisagrees(path: String, row: String, named: String, dequeued: String)
+    case missingPublicFolder(String)
 
     public var description: String {
         switch self {
+        case .missingPublicFolder(let path):
+            "The public folder '\(path)' does not exist: the prototype cells are read from its prototypes/ (set --public or CELLAR_PUBLIC, or run from the folder that holds it)"
         case .cellIdentifierDisagrees(let path, let row, let named, let dequeued):
             "The list at \(path) names the cell \(named) for row \(row) in its JSON (cellIdentifier(forRowAt:)), but its provider dequeues \(dequeued)"
 

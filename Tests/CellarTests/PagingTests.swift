@@ -158,4 +158,11 @@ extension PageLinks {
     func url(offset: Int, fragment: Bool = false) -> String {
         withURL(offset: offset, fragment: fragment) { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// `ListPaging.paged` is a value, not a reference to an enum case's constructor.
+    @Test func thePagedDefaultIsUnambiguous() {
+        let paging = ListPaging.paged
+        #expect(paging == .pages(defaultLimit: 50, maxLimit: 500))
+        #expect(PageRequest(firstOf: paging).limit == 50)
+    }
 }

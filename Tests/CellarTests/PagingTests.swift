@@ -151,6 +151,13 @@ import Testing
             }
         }
     }
+
+    /// `ListPaging.paged` is a value, not a reference to an enum case's constructor.
+    @Test func thePagedDefaultIsUnambiguous() {
+        let paging = ListPaging.paged
+        #expect(paging == .pages(defaultLimit: 50, maxLimit: 500))
+        #expect(PageRequest(firstOf: paging).limit == 50)
+    }
 }
 
 extension PageLinks {
@@ -159,10 +166,4 @@ extension PageLinks {
         withURL(offset: offset, fragment: fragment) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// `ListPaging.paged` is a value, not a reference to an enum case's constructor.
-    @Test func thePagedDefaultIsUnambiguous() {
-        let paging = ListPaging.paged
-        #expect(paging == .pages(defaultLimit: 50, maxLimit: 500))
-        #expect(PageRequest(firstOf: paging).limit == 50)
-    }
 }

@@ -51,7 +51,7 @@ enum ETag {
     }
 
     /// `hash` as an entity tag: `"`, sixteen lowercase hex digits, `"`. Written into the string's
-    /// own storage: `String(_:radix:)`, padding and concatenation made three strings a response.
+    /// own storage, with no intermediate strings.
     static func quotedHex(_ hash: UInt64) -> String {
         String(unsafeUninitializedCapacity: 18) { out in
             out[0] = UInt8(ascii: "\"")

@@ -18,8 +18,7 @@ struct ListResponder: Sendable {
         let page = Page(pageRequest, total: layout.totalNumberOfRows)
         let links = PageLinks(path: pathRequestsJSON ? route.jsonPath : route.path, query: request.query, page: page)
 
-        // Added one by one into room for all five (with `Link` and `ETag`): a literal made an array
-        // of its own, and the list grew twice after it.
+        // Added one by one into room for all five (with `Link` and `ETag`), so the list never grows.
         var headers = HTTPHeaders()
         headers.reserveCapacity(5)
         headers.add(name: "Content-Type", value: format.contentType)
@@ -47,9 +46,8 @@ struct ListResponder: Sendable {
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
         // growing a buffer of megabytes by doubling would copy it and hold twice its size. The
         // writer's first growth takes this size and makes its own array (the reserved one is never
-        // touched, so never resident); starting the writer at this size directly instead raised
-        // peak RSS under load by 1–3 MB (glibc places the bodies differently), for 450
-        // instructions a request.
+        // touched, so never resident); starting the writer at this size directly raises peak RSS
+        // under load (BENCHMARKS.md).
         bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {

@@ -53,7 +53,8 @@ final class ServerCore: Sendable {
     ) -> MHD_Result {
         switch context.phase {
         case .started:
-            // Answering now would make libmicrohttpd drop keep-alive (NOTES.md §6): wait for the next call.
+            // Answering before libmicrohttpd has read the body makes it close the connection after
+            // the response instead of keeping it alive: wait for the next call.
             context.phase = .receivingBody
             // The head is complete: the connection no longer waits for one (one store; see HeadWatchdog).
             if headWatchdog != nil, let watch = cmhd_connection_socket_context(connection) {
@@ -246,7 +247,7 @@ final class ServerCore: Sendable {
             let kind = defaultHeaders.classify(name, into: &overridden)
             guard kind != .framing else { return }
             fieldBytes += name.utf8.count + value.utf8.count + 4
-            // `withCString` lends a native string's own bytes; passing the String itself made a copy of each.
+            // `withCString` lends a native string's own bytes; passing the String itself makes a copy of each.
             let added = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
             if added == .NO {
                 logger.warning("Header refused by libmicrohttpd", metadata: ["request_id": "\(request.id)", "header": "\(copy name)"])

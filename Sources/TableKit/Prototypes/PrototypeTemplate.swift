@@ -16,9 +16,9 @@
 /// letters, digits, `_`, `-` and `.`. A malformed template is a ``PrototypeTemplateError`` at
 /// start-up, with its line and column.
 ///
-/// Why not swift-mustache: it renders through `String` with a dynamic context lookup per tag
-/// (about 60 µs per row in the Hummingbird peer), and its triple-stache writes raw HTML. Compiled
-/// segments cost a bulk copy per literal and one key lookup per slot.
+/// Why not swift-mustache: it renders through `String` with a dynamic context lookup per tag, and
+/// its triple-stache writes raw HTML. Compiled segments cost a bulk copy per literal and one key
+/// lookup per slot.
 public final class PrototypeTemplate: Sendable {
     enum Segment: Sendable {
         case literal([UInt8])

@@ -52,12 +52,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The lists the server ships with.
-        .target(name: "Showcase", dependencies: ["Cellar"], swiftSettings: strictSettings),
+        // The lists the server ships with: an app, on Cellar's and TableKit's public API.
+        .target(name: "Showcase", dependencies: ["Cellar", "TableKit"], swiftSettings: strictSettings),
         // The showcase server: `App.run` with the showcase's lists.
         .executableTarget(name: "cellar", dependencies: ["Showcase", "Cellar"], swiftSettings: strictSettings),
         // An app that starts threads of its own before `App.run`, for the signal tests (CellarTests spawn it).
-        .executableTarget(name: "cellar-test-app", dependencies: ["Cellar"], path: "Tests/TestApp", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "cellar-test-app", dependencies: ["Cellar", "TableKit"], path: "Tests/TestApp", swiftSettings: strictSettings),
         // A raw-socket HTTP client for the test suites (no URL normalisation, so hostile paths arrive as written).
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         // The golden page and the parser script are read by path (#filePath), not built as resources.

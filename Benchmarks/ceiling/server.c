@@ -160,7 +160,7 @@ static void put_json(buf_t *b, str_t s) {
     b->len = (size_t)(o - b->p);
 }
 
-/* ---- Cellar's ETag (Sources/Cellar/ListResponder.swift, enum ETag) ---- */
+/* ---- Cellar's ETag (Sources/Cellar/ETag.swift) ---- */
 /* `"` + 16 lowercase hex digits + `"` and a NUL: 19 bytes. */
 static void quoted_hex(char *out, uint64_t v) {
     out[0] = '"';

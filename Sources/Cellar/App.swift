@@ -239,7 +239,7 @@ public final class App {
         }
         if let index = indexRoute {
             router.get(index.path) { try responder.respond(to: $0, route: index, pathRequestsJSON: false) }
-            router.get(index.path == "/" ? "/index.json" : index.path + ".json") {
+            router.get(index.jsonPath) {
                 try responder.respond(to: $0, route: index, pathRequestsJSON: true)
             }
         }

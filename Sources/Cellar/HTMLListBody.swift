@@ -33,9 +33,9 @@ final class HTMLListBody: ListBody {
         renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window)
     }
 
-    /// The type of the last controller found not to be a ``SearchableController``: the cast asks
-    /// the runtime for the conformance (about 1,200 instructions), and a list's controller is of
-    /// the same type request after request. A type's conformances do not change while it runs.
+    /// The type of the last controller found not to be a ``SearchableController``: the cast
+    /// searches the runtime's conformances, and a list's controller is of the same type request
+    /// after request. A type's conformances do not change while it runs.
     private static let lastUnsearchableType = Atomic<UInt>(0)
 
     /// `controller` as a ``SearchableController``, or nil when its type is not one.

@@ -83,7 +83,7 @@ final class JSONListBody: ListBody {
             case .rows:
                 let slice = slices[sliceIndex]
                 // The controller's item writer is unwrapped once per pass, not once per row (each
-                // unwrapping copied the controller: a retain and a release of its data per row).
+                // unwrapping copies the controller: a retain and a release of its data).
                 let sliceDone: Bool
                 if let direct = directItems {
                     sliceDone = try writeRows(of: slice, until: limit, direct: direct)

@@ -116,15 +116,15 @@ public struct LineLogHandler: LogHandler {
         return String(decoding: line.takeBytes(), as: UTF8.self)
     }
 
-    /// `time` (the current time by default) as `2026-11-22T04:55:00.123Z`, written as bytes
-    /// (about a hundred instructions; formatting it through string interpolation cost ten
-    /// thousand per line, and Foundation's formatter more than serving a small response).
+    /// `time` (the current time by default) as `2026-11-22T04:55:00.123Z`, written as bytes:
+    /// every access line has one, and string interpolation or Foundation's formatter would cost
+    /// more than the rest of the line.
     static func writeTimestamp(_ time: WallTime = .now(), into line: inout JSONWriter) {
         writeTimestamp(seconds: time.seconds, milliseconds: time.milliseconds, into: &line)
     }
 
     /// `seconds` since 1970 (UTC) and `milliseconds` as `2026-11-22T04:55:00.123Z`: the date by
-    /// arithmetic (Howard Hinnant's `civil_from_days`), a third of what `gmtime_r` cost per line.
+    /// arithmetic (Howard Hinnant's `civil_from_days`), cheaper than asking `gmtime_r` per line.
     static func writeTimestamp(seconds: Int, milliseconds: Int, into line: inout JSONWriter) {
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)

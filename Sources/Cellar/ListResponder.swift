@@ -16,10 +16,9 @@ struct ListResponder: Sendable {
         }
         let layout = TableLayout(controller)
         let page = Page(pageRequest, total: layout.totalNumberOfRows)
-        let links = PageLinks(path: pathRequestsJSON ? App.jsonPath(for: route.path) : route.path, query: request.query, page: page)
+        let links = PageLinks(path: pathRequestsJSON ? route.jsonPath : route.path, query: request.query, page: page)
 
-        // Added one by one into room for all five (with `Link` and `ETag`): a literal made an array
-        // of its own, and the list grew twice after it.
+        // Added one by one into room for all five (with `Link` and `ETag`), so the list never grows.
         var headers = HTTPHeaders()
         headers.reserveCapacity(5)
         headers.add(name: "Content-Type", value: format.contentType)
@@ -47,9 +46,8 @@ struct ListResponder: Sendable {
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
         // growing a buffer of megabytes by doubling would copy it and hold twice its size. The
         // writer's first growth takes this size and makes its own array (the reserved one is never
-        // touched, so never resident); starting the writer at this size directly instead raised
-        // peak RSS under load by 1–3 MB (glibc places the bodies differently), for 450
-        // instructions a request.
+        // touched, so never resident); starting the writer at this size directly raises peak RSS
+        // under load (BENCHMARKS.md).
         bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
         guard finished else {
@@ -170,121 +168,5 @@ struct ListResponder: Sendable {
             if app.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
             throw HTTPError(.internalServerError, message)
         }
-    }
-}
-
-extension App {
-    /// `/people` → `/people.json`; the index at `/` → `/index.json`.
-    static func jsonPath(for path: String) -> String {
-        path == "/" ? "/index.json" : path + ".json"
-    }
-}
-
-/// Streams a list body that outgrew the buffer: first what was already written, then a chunk at a time.
-///
-/// Released by the server when the response is done or the client is gone; the body's
-/// ``TableView`` goes with it and returns its pool of cells to the registry.
-final class ListStream: ResponseBodyProducer {
-    private let body: any ListBody
-    private var pending: [UInt8]?
-    private let chunkSize: Int
-
-    init(body: any ListBody, pending: [UInt8], chunkSize: Int) {
-        self.body = body
-        self.pending = pending
-        self.chunkSize = chunkSize
-    }
-
-    func produce(into buffer: inout [UInt8]) throws -> Bool {
-        if var pending {
-            self.pending = nil
-            // The bytes of the first attempt are handed over, not copied (the caller's buffer is
-            // empty at the first call; the server keeps no larger buffer once they are sent).
-            if buffer.isEmpty { swap(&buffer, &pending) } else { buffer.append(contentsOf: pending) }
-            return true
-        }
-        return try !body.write(into: &buffer, pausingAt: buffer.count + chunkSize)
-    }
-}
-
-/// Strong validators: a 64-bit hash of a buffered body's bytes, or of what a versioned list's
-/// bytes are made from, quoted.
-enum ETag {
-    /// The validator of a list whose controller has a ``TableController/contentVersion``: the
-    /// rendering seed (build, site, templates), the version, the list, the format and whether
-    /// the path asked for JSON (its links differ), and the query as received.
-    static func derived(seed: UInt64, version: String, route: String, format: ListFormat, pathRequestsJSON: Bool, query: String?) -> String {
-        var hash = StableHash()
-        hash.combine(seed)
-        hash.combine(version)
-        hash.combine(route)
-        hash.combine(format.rawValue)
-        hash.combine(pathRequestsJSON ? 1 : 0)
-        hash.combine(query ?? "")
-        // FNV's last bytes reach only part of the value: mixed (MurmurHash3's finaliser) so that
-        // queries one digit apart differ in every hex digit.
-        var value = hash.value
-        value = (value ^ (value >> 33)) &* 0xff51_afd7_ed55_8ccd
-        value = (value ^ (value >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-        return quotedHex(value ^ (value >> 33))
-    }
-
-    static func of(_ bytes: [UInt8]) -> String {
-        // Four independent lanes of multiply-xor over 32 bytes a step, folded at the end: a
-        // validator, not a cryptographic hash, at a fraction of a cycle per byte.
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9)
-        let prime: UInt64 = 0x0000_0100_0000_01B3
-        var hash: UInt64 = 0
-        bytes.withUnsafeBytes { raw in
-            var index = 0
-            let count = raw.count
-            while index + 32 <= count {
-                lanes.0 = (lanes.0 ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
-                lanes.1 = (lanes.1 ^ raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) &* prime
-                lanes.2 = (lanes.2 ^ raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)) &* prime
-                lanes.3 = (lanes.3 ^ raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)) &* prime
-                index += 32
-            }
-            hash = lanes.0 ^ (lanes.1 >> 7 | lanes.1 << 57) ^ (lanes.2 >> 19 | lanes.2 << 45) ^ (lanes.3 >> 31 | lanes.3 << 33)
-            while index < count {
-                hash = (hash ^ UInt64(raw[index])) &* prime
-                index += 1
-            }
-        }
-        hash ^= hash >> 29
-        hash ^= UInt64(bytes.count)
-        return quotedHex(hash)
-    }
-
-    /// `hash` as an entity tag: `"`, sixteen lowercase hex digits, `"`. Written into the string's
-    /// own storage: `String(_:radix:)`, padding and concatenation made three strings a response.
-    static func quotedHex(_ hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 18) { out in
-            out[0] = UInt8(ascii: "\"")
-            HexDigits.write(hash, count: 16, into: out, at: 1)
-            out[17] = UInt8(ascii: "\"")
-            return 18
-        }
-    }
-
-    /// Adds `etag` to `headers`; the 304 (with those headers) when the request's `If-None-Match`
-    /// names it, nil when the page is to be sent.
-    static func validate(_ etag: String, headers: inout HTTPHeaders, request: Request) -> Response? {
-        headers.add(name: "ETag", value: etag)
-        guard matches(etag, request.headers["If-None-Match"]) else { return nil }
-        return Response(status: .notModified, headers: headers, body: .empty)
-    }
-
-    /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.
-    static func matches(_ etag: String, _ header: String?) -> Bool {
-        guard let header else { return false }
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.drop { $0 == " " || $0 == "\t" }
-            while tag.last == " " || tag.last == "\t" { tag = tag.dropLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == etag { return true }
-        }
-        return false
     }
 }

@@ -5,7 +5,7 @@ import TableKit
 public struct ListRoute: Sendable {
     public typealias ControllerFactory = @Sendable (ListContext) throws -> any TableController
 
-    /// The path (`/people`); the JSON twin is at `path.json`, details at `path/:id`.
+    /// The path (`/people`); the JSON twin is at ``jsonPath`` (`path.json`), details at `path/:id`.
     public let path: String
     /// The list's one title: in navigation, the index of lists, the page's `<title>` and `<h1>`,
     /// the JSON's `title` and the details' back link. Given when the list is mounted, or else
@@ -38,6 +38,11 @@ public struct ListRoute: Sendable {
         self.infiniteScroll = infiniteScroll
         self.makeController = makeController
         listName = String(path.dropFirst())
+    }
+
+    /// The JSON twin's path: `/people` → `/people.json`; the index at `/` → `/index.json`.
+    var jsonPath: String {
+        path == "/" ? "/index.json" : path + ".json"
     }
 
     /// `/people` → "People".

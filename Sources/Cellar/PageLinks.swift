@@ -38,7 +38,7 @@ struct PageLinks: Sendable {
     /// Lends a page's URL, `path?…&offset=20&limit=10` (with `&fragment=rows` for the rows
     /// fragment), as UTF-8 bytes written into scratch memory (on the stack unless the
     /// prefix is long): the links of a page are written for every request, and each `String`
-    /// was an allocation.
+    /// would be an allocation.
     func withURL<Result>(offset: Int, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + Self.suffixCapacity) { scratch in
             let count = writeURL(offset: offset, fragment: fragment, into: scratch.baseAddress!)

@@ -11,8 +11,8 @@ import TableKit
 ///
 /// Lines written as deferred — access lines, one per request — wait in a queue and go out
 /// together in one `write(2)`, ``flushInterval`` after the first of them or as soon as
-/// ``flushCount`` are waiting, as nginx's `access_log … buffer= flush=` does: a system call per
-/// request cost about a tenth of a small response. An access line waits as a copy of its
+/// ``flushCount`` are waiting, as nginx's `access_log … buffer= flush=` does, instead of a
+/// system call per request. An access line waits as a copy of its
 /// request's summary (an ``AccessRecord``) and is formatted by the thread that writes the queue,
 /// so a request's thread only stamps the time and copies a few values and texts (on a machine
 /// with a spare core, the formatting is off the requests' path altogether). Any other line

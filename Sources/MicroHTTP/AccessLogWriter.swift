@@ -4,9 +4,8 @@ import Logging
 ///
 /// Without one, a ``Server`` logs each request as an `info` event of its `Logger`, with the
 /// summary's fields as metadata (`method`, `path`, `status`, `bytes`, `duration_ms`,
-/// `request_id`, `route`, `outcome`). That goes through a `Logger.Metadata` dictionary per
-/// request, which costs more than serving a small response. A writer that knows the log's output
-/// format writes the same line from the summary directly.
+/// `request_id`, `route`, `outcome`). That builds a `Logger.Metadata` dictionary per request; a
+/// writer that knows the log's output format writes the same line from the summary directly.
 ///
 /// Called on worker threads, concurrently, and only when the server's logger logs `info`.
 public protocol AccessLogWriter: Sendable {
@@ -83,8 +82,8 @@ extension RequestSummary {
     public static let millisecondsCapacity = 24
 
     /// Writes ``durationMilliseconds`` into `buffer` (at least ``millisecondsCapacity`` bytes) and
-    /// returns its length. Integers only: `Double.description` and string building cost thousands
-    /// of instructions per request.
+    /// returns its length. Integers only, without `Double.description` or strings: it runs for
+    /// every request.
     public func writeDurationMilliseconds(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         Self.writeMilliseconds(of: duration, into: buffer)
     }

@@ -112,6 +112,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         return true
     }
 
+    /// Whether a name's bytes equal `right` (a constant name's bytes) ignoring ASCII case.
+    static func namesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: [UInt8]) -> Bool {
+        right.withUnsafeBufferPointer { namesEqual(left, $0) }
+    }
+
     /// Calls `body` with each field in order, lent where it is stored: no copy of the strings.
     func forEachField(_ body: (borrowing String, borrowing String) throws -> Void) rethrows {
         try fields.withUnsafeBufferPointer { fields in

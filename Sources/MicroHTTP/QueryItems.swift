@@ -143,7 +143,7 @@ public struct QueryItems: Sendable, Sequence, ExpressibleByDictionaryLiteral, Eq
 
     /// `bytes` as a string, or nil when they are not UTF-8. ASCII, which nearly every query is,
     /// needs no validation: it skips `String(validating:as:)`, whose generic validator looks up
-    /// type metadata on every call (about 650 instructions a request for `?limit=100`).
+    /// type metadata on every call.
     static func utf8String<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
         let ascii: String?? = bytes.withContiguousStorageIfAvailable { buffer in
             buffer.allSatisfy { $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : nil

@@ -113,7 +113,7 @@ extension Substring {
 /// A class so that the copies of a ``Request`` handed down the chain all share it; it is written
 /// and read on the one worker thread that serves the request, the lock only keeps that honest.
 final class RequestAnnotations: Sendable {
-    // Inline in the object: a `Locked` was two more allocations and a `pthread_mutex_init` a request.
+    // Inline in the object: a `Locked` would be two more allocations and a `pthread_mutex_init` a request.
     private let storage = Mutex<String?>(nil)
 
     /// The route pattern that matched, if any.

@@ -11,13 +11,4 @@ public enum ResponseBody {
     case bytes([UInt8])
     /// A body produced part by part; see ``ResponseBodyProducer``.
     case stream(any ResponseBodyProducer)
-
-    /// The length of an in-memory body; nil for a stream.
-    public var knownLength: Int? {
-        switch self {
-        case .empty: return 0
-        case .bytes(let bytes): return bytes.count
-        case .stream: return nil
-        }
-    }
 }

@@ -102,7 +102,7 @@ public enum PeopleDirectory {
         }
     }
 
-    /// The listbench data set (see shared/peers/WORKLOAD.md): person `i` of 1…count.
+    /// The listbench data set (see `../shared/peers/WORKLOAD.md`): person `i` of 1…count.
     public static func listbench(count: Int = 100_000) -> [Person] {
         (1...max(count, 1)).prefix(count).map { i in
             Person(

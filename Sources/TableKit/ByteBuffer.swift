@@ -99,11 +99,9 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
 
     @usableFromInline mutating func grow(toHold needed: Int) {
         // A new array whose count is its capacity, holding the written bytes; the rest is not
-        // zero-filled (a byte-wise fill was most of the time of a streamed million rows in debug).
-        // The first array holds 992 bytes: with its 32-byte header that is a 1,024-byte block,
-        // which glibc's per-thread cache takes back and hands out again (it serves up to 1,032
-        // bytes). 1,024 bytes of room made a 1,056-byte block, allocated and freed through the
-        // arena's bins on every request: about 1,700 instructions a growth.
+        // zero-filled. The first array holds 992 bytes: with its 32-byte header that is a 1,024-byte
+        // block, which glibc's per-thread cache takes back and hands out again (it serves up to
+        // 1,032 bytes), where a larger block would go through the arena's bins on every request.
         let target = max(needed, storage.capacity, storage.count &* 2, Self.firstCapacity)
         let written = length
         let old = base

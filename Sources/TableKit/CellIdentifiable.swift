@@ -11,8 +11,8 @@ extension CellIdentifiable {
     public static var reuseIdentifier: String { ReuseIdentifierNames.name(of: self) }
 }
 
-/// The default identifiers, one per class, computed once: a type's name takes the runtime a few
-/// thousand instructions to spell, and a list asks for it on every row.
+/// The default identifiers, one per class, computed once: spelling a type's name is slow work for
+/// the runtime, and a list asks for it on every row.
 enum ReuseIdentifierNames {
     private static let lock = Lock()
     nonisolated(unsafe) private static var names: [ObjectIdentifier: String] = [:]

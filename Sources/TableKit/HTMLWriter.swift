@@ -1,5 +1,10 @@
 import CByteScan
 
+// The one source file over 400 lines, on purpose: HTML escaping is written once, here (STYLE.md),
+// and the text, attribute, path-segment and row-link writers share the escaper and the
+// `@usableFromInline` helpers they inline; split by method, one hot path would be spread over
+// several files.
+
 /// Appends HTML to a byte buffer, escaping every piece of text by construction.
 ///
 /// ``text(_:)-(String)`` and ``attribute(_:_:)-(_,String)`` escape `&`, `<`, `>`, `"` and `'` (as `&amp;`, `&lt;`,
@@ -354,7 +359,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
     /// Whether a byte is written as it is, without a closer look: everything but `& < > " '`,
     /// controls other than tab, newline, form feed and carriage return, DEL, and the lead bytes
     /// of C1 controls (0xC2) and of noncharacters (0xEF, 0xF0–0xF4). Comparisons the compiler
-    /// turns into bit tests: no table behind a lazy global, which cost a `swift_once` per text.
+    /// turns into bit tests: no table behind a lazy global, whose `swift_once` would run per text.
     @inlinable @inline(__always) static func isPlain(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F, 0xC2, 0xEF, 0xF0...0xF4: false
@@ -411,14 +416,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
         return out - output
     }
 
-    /// Appends `source` escaped to a plain byte array.
-    @usableFromInline static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var writer = HTMLWriter(reusing: bytes)
-        bytes = []
-        writer.appendEscaped(source)
-        bytes = writer.takeBytes()
-    }
-
     /// The length of the forbidden code point at `index`, or 0 when it is allowed after all.
     @usableFromInline static func forbiddenLength(_ source: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let byte = source[index]
@@ -443,21 +440,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
         default:
             return 1
         }
-    }
-
-    @usableFromInline static func appendStatic(_ string: StaticString, to bytes: inout [UInt8]) {
-        string.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// Appends `number` in decimal to any byte buffer (used by the JSON writer too).
-    public static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
-        if number < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            // Int.min has no positive twin: go through its magnitude.
-            appendDecimal(number.magnitude, to: &bytes)
-            return
-        }
-        appendDecimal(UInt(number), to: &bytes)
     }
 
     /// Writes `number` in decimal at `output`; returns the bytes written (at most 20).
@@ -485,22 +467,5 @@ public struct HTMLWriter: ~Copyable, Sendable {
             value /= 10
         }
         return out + digits - output
-    }
-
-    @usableFromInline static func appendDecimal(_ number: UInt, to bytes: inout [UInt8]) {
-        if number < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(number))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var value = number
-            var position = 20
-            while value > 0 {
-                position -= 1
-                digits[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
-                value /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<20]))
-        }
     }
 }

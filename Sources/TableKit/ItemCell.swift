@@ -4,8 +4,8 @@
 /// Lending is the point. A cell written the plain way — `var person: Person?`, then
 /// `guard let person` in `render(into:)` — copies the reference out of the cell, and every
 /// `html.text(person.email)` on that copy retains and releases the string: atomic operations,
-/// several per row, which measured a quarter of the time of a list page. Here the item is read
-/// once through a guaranteed reference, and its text is borrowed as it is written.
+/// several per row. Here the item is read once through a guaranteed reference, and its text is
+/// borrowed as it is written.
 ///
 /// ```swift
 /// final class EngineerCell: ItemCell<Person> {

@@ -96,8 +96,8 @@ public final class TableView {
     }
 
     private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
-        // Each branch returns its own cell: merging them into one variable cost a retain and a
-        // release of the cell per row (measured in the disassembly).
+        // Each branch returns its own cell: one variable for both costs a retain and a release of
+        // the cell per row.
         if let recycled = entry.idle.pop() {
             pool.countReused()
             recycled.prepareForReuse()

@@ -27,7 +27,7 @@ query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPSt
 static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
     "$micro/RequestID.swift" "$micro/Internal/Locked.swift")
-tablekit_sources=(Sources/TableKit/*.swift)
+tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
 
 all_targets=(query static_path prototype_template html_writer)
 targets=("${@:-${all_targets[@]}}")

@@ -10,7 +10,7 @@ import CMicroHTTPD
 ///
 /// They are non-capturing closures stored in `static let`s of a nonisolated enum, never in
 /// `main.swift` or a `@MainActor` type: there Swift 6 would insert a main-actor check that
-/// crashes on the first request from an MHD worker thread (NOTES.md §3).
+/// crashes on the first request from an MHD worker thread (`_dispatch_assert_queue_fail`).
 enum MHDCallbacks {
     typealias URILogCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer?
 

@@ -1,4 +1,4 @@
-// libFuzzer target: PrototypeTemplate(_:) and render(into:data:) (Sources/TableKit/PrototypeTemplate.swift).
+// libFuzzer target: PrototypeTemplate(_:) and render(into:data:) (Sources/TableKit/Prototypes/PrototypeTemplate.swift).
 //
 // Properties, for any template source:
 // - compiling never traps (nesting is bounded, so no stack overflow) and a failure is a
@@ -51,7 +51,8 @@ func checkPrototypeTemplate(_ source: String) {
     } catch let error as PrototypeTemplateError {
         require(reference.tree == nil, "refused \(show(source)) (\(error)), which the reference accepts")
         let lines = bytes.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        require(error.line >= 1 && error.line <= lines && error.column >= 1 && error.column <= bytes.count + 1, "position \(error) in \(show(source))")
+        require(
+            error.line >= 1 && error.line <= lines && error.column >= 1 && error.column <= bytes.count + 1, "position \(error) in \(show(source))")
         require(!error.message.isEmpty, "empty message")
     } catch {
         require(false, "unexpected error type \(error)")
@@ -177,7 +178,11 @@ struct ReferenceTemplate {
         let unreserved = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)
         var out: [UInt8] = []
         for byte in text.utf8 {
-            if unreserved.contains(byte) { out.append(byte) } else { out += Array(("%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)).utf8) }
+            if unreserved.contains(byte) {
+                out.append(byte)
+            } else {
+                out += Array(("%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)).utf8)
+            }
         }
         return out
     }

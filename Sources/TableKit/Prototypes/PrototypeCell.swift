@@ -21,8 +21,8 @@ public final class PrototypeCell: TableViewCell {
     // it in place through the pointer instead of copying it (and retaining what it holds) per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
     @exclusivity(unchecked) private var hasData = false
-    // `template` without a retain per row (reading the optional `let` retained it, measured in the
-    // disassembly): the `let` above keeps it alive.
+    // `template` without a retain per row (reading the optional `let` retains it): the `let` above
+    // keeps it alive.
     private let templateReference: Unmanaged<PrototypeTemplate>?
     // The template's keys matched against one data type's slots (`PrototypeTemplate.slots(for:)`),
     // kept for the next row of the same type: a cell shows one type of data nearly always. In

@@ -62,6 +62,19 @@ import Testing
             throw Failure(message: "still running after \(seconds) s; output:\n\(log)")
         }
 
+        /// The ids of the app's own threads once `count` of them have named themselves `app-sleeper`
+        /// (each does so after unblocking the stop signals; on a loaded machine a thread may not have
+        /// run yet when the server listens), or those named after 30 s; read from /proc.
+        func sleeperThreads(count: Int) -> [Int32] {
+            let deadline = ContinuousClock.now + .seconds(30)
+            var threads = sleeperThreads
+            while threads.count < count && ContinuousClock.now < deadline {
+                usleep(20_000)
+                threads = sleeperThreads
+            }
+            return threads
+        }
+
         /// The ids of the app's own threads (named `app-sleeper`), read from /proc.
         var sleeperThreads: [Int32] {
             let tasks = "/proc/\(process.processIdentifier)/task"
@@ -118,7 +131,7 @@ import Testing
         let app = try RunningApp(["serve", "--host", "127.0.0.1", "--port", "0", "--shutdown-grace", "5"])
         let port = try app.waitForPort()
         #expect(try Self.status(port: port, path: "/words") == 200)
-        let sleepers = app.sleeperThreads
+        let sleepers = app.sleeperThreads(count: 4)
         #expect(sleepers.count == 4, "the app's own threads are running")
         // To one of the threads the app started before App.run, which never blocked the signal.
         let target = try #require(sleepers.first)
@@ -175,7 +188,8 @@ import Testing
         }
         let server = try RunningApp(["--host", "127.0.0.1", "--port", "0"])
         let port = try server.waitForPort()
-        let healthy = try RunningApp(["healthcheck", "--port", String(port)])
+        // A generous probe timeout: the server answers at once, but a loaded machine may be slow to let it.
+        let healthy = try RunningApp(["healthcheck", "--port", String(port), "--timeout", "30"])
         #expect(try healthy.waitForExit() == 0)
         kill(server.process.processIdentifier, SIGTERM)
         #expect(try server.waitForExit() == 0)

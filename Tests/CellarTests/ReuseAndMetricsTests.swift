@@ -70,7 +70,7 @@ extension CellarHTTPTests {
                 (["route=\"/settings.json\"", "status=\"200\""], 1), (["route=\"unmatched\"", "status=\"404\""], 1),
             ]
             var text = ""
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(30)
             repeat {
                 let metrics = try server.get("/metrics")
                 #expect(metrics.status == 200)

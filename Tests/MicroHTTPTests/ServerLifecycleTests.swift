@@ -105,38 +105,42 @@ import Testing
     /// Responses answered while the server stops close their connection, and say so once, even
     /// when the handler said it too.
     @Test func responsesAnsweredWhileStoppingSayConnectionClose() throws {
+        let late = try Self.answerWhileStopping { .text("late") }
+        #expect(late.text == "late")
+        #expect(late.headers.values(for: "Connection") == ["close"])
+        let own = try Self.answerWhileStopping { Response(status: .ok, headers: ["connection": "close"], body: .bytes(Array("own".utf8))) }
+        #expect(own.text == "own")
+        #expect(own.headers.values(for: "Connection").map { $0.lowercased() } == ["close"])
+    }
+
+    /// Starts a server whose handler returns `makeResponse()` only once the server has begun to stop; the response.
+    ///
+    /// In order, whatever the machine's load: the request is in the handler, then the stop begins
+    /// (the test sees new connections refused), then the handler returns.
+    static func answerWhileStopping(_ makeResponse: @escaping @Sendable () -> Response) throws -> TestHTTPResponse {
+        let entered = Flag()
         let stopping = Flag()
         var router = Router()
         router.get("/wait") { _ in
-            _ = stopping.wait(timeout: .seconds(10))
-            usleep(100_000)  // the stop has begun
-            return .text("late")
-        }
-        router.get("/wait-own") { _ in
-            _ = stopping.wait(timeout: .seconds(10))
-            usleep(100_000)
-            return Response(status: .ok, headers: ["connection": "close"], body: .bytes(Array("own".utf8)))
+            entered.raise()
+            _ = stopping.wait(timeout: .seconds(60))
+            return makeResponse()
         }
         let server = Server(configuration: ServerConfiguration(port: 0, threads: 2), responder: router, logger: Self.logger)
         try server.start()
-        let plain = try TestHTTPClient(port: server.port)
-        let own = try TestHTTPClient(port: server.port)
-        try plain.sendRaw(TestHTTPClient.requestBytes("GET", "/wait"))
-        try own.sendRaw(TestHTTPClient.requestBytes("GET", "/wait-own"))
-        usleep(50_000)
+        let client = try TestHTTPClient(port: server.port, timeout: .seconds(60))
+        try client.sendRaw(TestHTTPClient.requestBytes("GET", "/wait"))
+        #expect(entered.wait(timeout: .seconds(30)), "the request did not reach its handler")
         let stopped = Flag()
         Thread {
-            stopping.raise()
-            server.stop(gracePeriod: .seconds(10))
+            server.stop(gracePeriod: .seconds(60))
             stopped.raise()
         }.start()
-        let late = try plain.readResponse()
-        #expect(late.text == "late")
-        #expect(late.headers.values(for: "Connection") == ["close"])
-        let ownClose = try own.readResponse()
-        #expect(ownClose.text == "own")
-        #expect(ownClose.headers.values(for: "Connection").map { $0.lowercased() } == ["close"])
-        #expect(stopped.wait(timeout: .seconds(10)))
+        #expect(StreamingTests.connectionRefused(port: server.port, within: .seconds(30)), "the stop did not begin")
+        stopping.raise()
+        let answer = try client.readResponse()
+        #expect(stopped.wait(timeout: .seconds(60)))
+        return answer
     }
 
     @Test func connectionLimitsStillApply() throws {
@@ -186,7 +190,7 @@ import Testing
         try withServer(router, logs: logs) { server in
             let response = try fetch(server, "/hello?x=1")
             let id = try #require(response.headers["X-Request-ID"])
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(30)
             while !logs.all.contains(where: { $0.metadata["request_id"] == id }) && ContinuousClock.now < deadline { usleep(10_000) }
             let line = try #require(logs.all.first { $0.metadata["request_id"] == id })
             #expect(line.level == .info)

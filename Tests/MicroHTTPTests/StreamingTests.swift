@@ -5,7 +5,7 @@ import Testing
 
 /// Heavier tests over real sockets; serialized so memory and connection counts are not disturbed by each other.
 @Suite(.serialized) struct StreamingTests {
-    static func router(released: Flag = Flag()) -> Router {
+    static func router(released: Flag = Flag(), gate: Flag = Flag()) -> Router {
         var router = Router()
         router.get("/hello") { _ in .text("hi") }
         router.get("/people/:id") { request in .text("person \(request.parameters["id"] ?? "")") }
@@ -15,6 +15,10 @@ import Testing
         router.get("/endless") { _ in .stream(PatternProducer(total: nil, released: released), contentType: "application/octet-stream") }
         router.get("/slow") { _ in
             .stream(PatternProducer(total: 10 * 64 * 1024, pause: .milliseconds(100)), contentType: "application/octet-stream")
+        }
+        // Like /slow, but its second part waits until the test raises `gate`.
+        router.get("/gated") { _ in
+            .stream(PatternProducer(total: 10 * 64 * 1024, gate: gate), contentType: "application/octet-stream")
         }
         router.get("/failing") { _ in .stream(FailingProducer(), contentType: "text/plain") }
         return router
@@ -96,17 +100,21 @@ import Testing
     }
 
     @Test func idleClientIsDroppedAfterTheTimeout() throws {
+        // Long enough that the last request below (connect, then send at once) never outlasts it on
+        // a loaded machine; the two idle clients wait for it together, so the test takes it once.
         var configuration = ServerConfiguration(port: 0, threads: 2)
-        configuration.connectionTimeout = 1
+        configuration.connectionTimeout = 3
         try withServer(Self.router(), configuration: configuration) { server in
-            let silent = try TestHTTPClient(port: server.port)
+            // Before the connection exists, so before the server starts its timeout.
             let start = ContinuousClock.now
-            #expect(silent.waitForClose(timeout: .seconds(5)))
-            #expect(ContinuousClock.now - start >= .milliseconds(500))
+            let silent = try TestHTTPClient(port: server.port)
             // A slow-loris client that sends half a request is dropped too.
             let partial = try TestHTTPClient(port: server.port)
             try partial.sendRaw("GET /hello HTTP/1.1\r\nHost: x\r\n")
-            #expect(partial.waitForClose(timeout: .seconds(5)))
+            #expect(silent.waitForClose(timeout: .seconds(30)))
+            // Not long before the timeout (libmicrohttpd may count it in whole seconds).
+            #expect(ContinuousClock.now - start >= .seconds(2))
+            #expect(partial.waitForClose(timeout: .seconds(30)))
             #expect(try fetch(server, "/hello").status == 200)
         }
     }
@@ -147,31 +155,53 @@ import Testing
 
     @Test func gracefulStopFinishesInFlightAndRefusesNew() throws {
         let logs = LogRecorder()
-        let server = Server(configuration: ServerConfiguration(port: 0, threads: 2), responder: Self.router(), logger: logs.logger)
+        let gate = Flag()
+        let server = Server(configuration: ServerConfiguration(port: 0, threads: 2), responder: Self.router(gate: gate), logger: logs.logger)
         try server.start()
         let port = server.port
-        let client = try TestHTTPClient(port: port)
-        try client.sendRaw(TestHTTPClient.requestBytes("GET", "/slow"))
-        usleep(150_000)  // the response is in flight
+        let client = try TestHTTPClient(port: port, timeout: .seconds(60))
+        try client.sendRaw(TestHTTPClient.requestBytes("GET", "/gated"))
         let stopped = Flag()
-        Thread {
-            server.stop(gracePeriod: .seconds(10))
-            stopped.raise()
-        }.start()
-        usleep(100_000)
-        #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2)) }
+        var refusedWhileInFlight = false
         var received = 0
         var intact = true
-        let response = try client.readResponse(onBody: { chunk in
-            if !Pattern.matches(chunk, at: received) { intact = false }
-            received += chunk.count
-        })
+        let response = try client.readResponse(
+            onHead: { _ in },
+            onBody: { chunk in
+                if received == 0 {
+                    // The response is in flight (its first part is here, the rest waits for the gate): stop now.
+                    Thread {
+                        server.stop(gracePeriod: .seconds(60))
+                        stopped.raise()
+                    }.start()
+                    // New connections are refused from the moment the stop begins, while this response is unfinished.
+                    refusedWhileInFlight = Self.connectionRefused(port: port, within: .seconds(30))
+                    gate.raise()
+                }
+                if !Pattern.matches(chunk, at: received) { intact = false }
+                received += chunk.count
+            })
+        #expect(refusedWhileInFlight, "a new connection was still accepted after the stop began")
         #expect(response.status == 200)
         #expect(received == 10 * 64 * 1024)
         #expect(intact)
-        #expect(stopped.wait(timeout: .seconds(10)))
+        #expect(stopped.wait(timeout: .seconds(60)))
         #expect(!server.isRunning)
         server.stop()  // idempotent
         #expect(throws: TestHTTPClientError.self) { try TestHTTPClient.send("GET", "/hello", port: port, timeout: .seconds(2)) }
+    }
+
+    /// Whether connecting to `port` fails within `timeout` (tried every 10 ms).
+    static func connectionRefused(port: Int, within timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            do {
+                _ = try TestHTTPClient(port: port)
+            } catch {
+                return true
+            }
+            usleep(10_000)
+        } while ContinuousClock.now < deadline
+        return false
     }
 }

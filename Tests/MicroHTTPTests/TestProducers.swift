@@ -46,16 +46,19 @@ final class Flag: @unchecked Sendable {
 }
 
 /// Produces `total` bytes of ``Pattern`` in 64 KiB parts, optionally pausing between parts; `total == nil` never ends.
+/// With a `gate`, every part after the first waits until it is raised (for at most a minute).
 final class PatternProducer: ResponseBodyProducer {
     private let total: Int?
     private let pause: Duration
     private let released: Flag?
+    private let gate: Flag?
     private var produced = 0
 
-    init(total: Int?, pause: Duration = .zero, released: Flag? = nil) {
+    init(total: Int?, pause: Duration = .zero, released: Flag? = nil, gate: Flag? = nil) {
         self.total = total
         self.pause = pause
         self.released = released
+        self.gate = gate
     }
 
     deinit {
@@ -63,6 +66,7 @@ final class PatternProducer: ResponseBodyProducer {
     }
 
     func produce(into buffer: inout [UInt8]) throws -> Bool {
+        if let gate, produced > 0 { _ = gate.wait(timeout: .seconds(60)) }
         if pause > .zero { Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds)) }
         var count = min(64 * 1024, (total ?? .max) - produced)
         while count > 0 {
@@ -102,7 +106,7 @@ final class RecordingObserver: ServerObserver, @unchecked Sendable {
     func connectionClosed() { lock.withLock { closed += 1 } }
     func requestCompleted(_ summary: RequestSummary) { lock.withLock { summaryList.append(summary) } }
 
-    func waitForSummary(where predicate: (RequestSummary) -> Bool, timeout: Duration = .seconds(5)) -> RequestSummary? {
+    func waitForSummary(where predicate: (RequestSummary) -> Bool, timeout: Duration = .seconds(30)) -> RequestSummary? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let found = summaries.first(where: predicate) { return found }

@@ -379,7 +379,11 @@ check "cellar_cells_reused_total grew by at least $n x 50 rows ($((reused_after 
 # Logs: one line per request on stdout with method, path, status, bytes, duration and request id.
 request_id=$(curl -fsS -D - -o "$work/people" "$base/people?offset=100" | tr -d '\r' | sed -nE 's/^[Xx]-[Rr]equest-[Ii][Dd]: //p')
 people_bytes=$(stat -c %s "$work/people")
-sleep 0.3
+# Access lines go out in batches, soon after the request: wait for this one (at most 20 s on a loaded machine).
+for _ in $(seq 1 400); do
+    grep -qF "request_id=$request_id" "$artifacts/serve.out" && break
+    sleep 0.05
+done
 access_line=$(grep -F "request_id=$request_id" "$artifacts/serve.out" || true)
 check "one access line for request $request_id" test "$(grep -cF "request_id=$request_id" "$artifacts/serve.out")" -eq 1
 log_fields() {
@@ -411,11 +415,18 @@ for _ in $(seq 1 200); do
     sleep 0.05
 done
 in_flight=$(stat -c %s "$work/big.html" 2>/dev/null || echo 0)
-kill -TERM "$server"
 signalled=$(now)
-sleep 0.3
+kill -TERM "$server"
+# Refused once the server has taken the signal (however long a loaded machine makes that), and
+# while it drains: the process only exits after the response in flight.
 refused=0
-curl -sS --max-time 2 -o /dev/null "$base/healthz" 2>/dev/null || refused=1
+for _ in $(seq 1 400); do
+    if ! curl -sS --max-time 10 -o /dev/null "$base/healthz" 2>/dev/null; then
+        kill -0 "$server" 2>/dev/null && refused=1
+        break
+    fi
+    sleep 0.05
+done
 wait_exit "$server" 15
 status=$exit_status
 stopped_at=$(now)
@@ -449,9 +460,10 @@ if ready "$port"; then
         [ "$(stat -c %s "$work/slow.html" 2>/dev/null || echo 0)" -gt 100000 ] && break
         sleep 0.05
     done
-    kill -TERM "$server"
+    # Before the signal: the grace cannot have begun earlier than this.
     signalled=$(now)
-    wait_exit "$server" 10
+    kill -TERM "$server"
+    wait_exit "$server" 15
     status=$exit_status
     stopped_at=$(now)
     stopped_after=$(elapsed "$signalled" "$stopped_at")
@@ -464,8 +476,9 @@ events = [json.loads(line) for line in open(sys.argv[1])]
 big = [e for e in events if e.get("path") == "/big"]
 print("%s after %s bytes" % (big[0].get("outcome"), big[0]["bytes"]) if big else "no /big line")' "$artifacts/json.out" 2>/dev/null || echo "unreadable log")
     echo "    exit $status after $stopped_after s; the /big response: $cut"
+    # At least the grace; well under the minutes the slow reader would take (a loaded machine may add seconds).
     check "the server exited 0 about 1 s after SIGTERM (not hanging on the slow reader)" \
-        test "$status" = 0 -a $((stopped_at - signalled)) -ge 900000 -a $((stopped_at - signalled)) -lt 4000000
+        test "$status" = 0 -a $((stopped_at - signalled)) -ge 900000 -a $((stopped_at - signalled)) -lt 10000000
     check "the unfinished response was cut, not waited for (logged: $cut)" bash -c "[[ '$cut' != None* && '$cut' != no* && '$cut' != unreadable* ]]"
     json_logs() {
         "$python" - "$artifacts/json.out" "$version" <<'EOF'
@@ -660,7 +673,7 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.
 print("bound", flush=True); time.sleep(30)' "$taken" >"$work/taken" &
 holder=$!
 pids+=("$holder")
-for _ in $(seq 1 50); do grep -q bound "$work/taken" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 200); do grep -q bound "$work/taken" 2>/dev/null && break; sleep 0.1; done
 check "a port already in use: exit 70 with 'Address already in use' and the port" \
     expect_error 70 "cannot start" "Address already in use" "127.0.0.1:$taken" -- HOST=127.0.0.1 PORT="$taken" --
 kill "$holder" 2>/dev/null || true
@@ -673,7 +686,7 @@ print("bound", flush=True)
 c, _ = s.accept(); c.recv(4096); c.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"); c.close()' "$sick" >"$work/sick" &
 holder=$!
 pids+=("$holder")
-for _ in $(seq 1 50); do grep -q bound "$work/sick" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 200); do grep -q bound "$work/sick" 2>/dev/null && break; sleep 0.1; done
 check "cellar healthcheck exits 1 on a 503, naming the status" expect_error 1 "unhealthy" "503 Service Unavailable" -- PORT="$sick" -- healthcheck
 wait "$holder" 2>/dev/null || true
 check "cellar healthcheck exits 1 when nothing listens" expect_error 1 "Connection refused" -- PORT="$sick" -- healthcheck

@@ -159,12 +159,12 @@ def main():
     parser.add_argument("--pid", type=int, help="the server's process id: checked to stay alive, descriptors reported")
     parser.add_argument("--slow", type=int, default=300, help="slow connections in phase 2")
     parser.add_argument("--timeout", type=float, default=3, help="the server's --timeout")
-    parser.add_argument("--margin", type=float, default=2.5, help="seconds allowed beyond the timeout")
+    parser.add_argument("--margin", type=float, default=4, help="seconds allowed beyond the timeout (a loaded machine is slow to cut)")
     parser.add_argument("--per-ip-limit", type=int, default=50, help="the server's --max-connections-per-ip")
     parser.add_argument("--trickle-seconds", type=float, default=10)
     parser.add_argument("--baseline", type=int, default=200, help="requests in the baseline")
     parser.add_argument("--p99-factor", type=float, default=10.0,
-                        help="fail when p99 under load exceeds this many times the baseline p99 (and 250 ms)")
+                        help="fail when p99 under load exceeds this many times the baseline p99 (and half the timeout)")
     parser.add_argument("--strict-slowloris", action="store_true",
                         help="fail when a trickling client is not cut while it trickles")
     args = parser.parse_args()
@@ -265,7 +265,10 @@ def main():
     if trickle_left:
         failures.append("%d tricklers outlived the timeout after they stopped" % trickle_left)
     failures += ["under load " + f for f in normal.failures]
-    p99_limit = max(250.0, args.p99_factor * percentile(baseline.latencies, 0.99))
+    # At least half the timeout: a normal client held up by the slow ones waits until the server cuts
+    # them (the timeout), while a loaded machine (another build, a sanitizer) adds some hundreds of ms
+    # to a few requests without any slow client.
+    p99_limit = max(args.timeout * 1000 / 2, args.p99_factor * percentile(baseline.latencies, 0.99))
     if percentile(normal.latencies, 0.99) > p99_limit:
         failures.append("p99 under slow load %.1f ms > %.1f ms" % (percentile(normal.latencies, 0.99), p99_limit))
     for sock in all_slow:
@@ -277,22 +280,33 @@ def main():
     extra = 10
     held = []
     closed_at_once = 0
+    first_connect = time.monotonic()
     for index in range(args.per_ip_limit + extra):
         try:
             held.append(connect_from(address, args.port))
         except OSError:
             closed_at_once += 1
-    time.sleep(0.5)
+    # The client side of a refused connection sees an end of file or a reset. Wait for the server to
+    # close the ones over the limit, however loaded the machine, but only until the timeout could
+    # close any of them: a close before then is the limit's.
+    closed = set()
+    limit_deadline = first_connect + args.timeout - 0.2
+    while True:
+        for sock in held:
+            if sock in closed:
+                continue
+            try:
+                if sock.recv(1) == b"":
+                    closed.add(sock)
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed.add(sock)
+        if closed_at_once + len(closed) >= extra or time.monotonic() >= limit_deadline:
+            break
+        time.sleep(0.05)
     still_open = held_by_server(args.port, held)
-    # The client side of a refused connection sees an end of file or a reset.
-    for sock in held:
-        try:
-            if sock.recv(1) == b"":
-                closed_at_once += 1
-        except BlockingIOError:
-            pass
-        except OSError:
-            closed_at_once += 1
+    closed_at_once += len(closed)
     isolation = NormalClient(args.port, count=20)
     if not shared:
         isolation.run()
@@ -306,7 +320,7 @@ def main():
     failures += ["per-IP phase " + f for f in isolation.failures]
     time.sleep(cut_after)
     left = held_by_server(args.port, held)
-    print("                after %.1f s the server holds %d of them" % (cut_after + 0.5, left))
+    print("                after %.1f s the server holds %d of them" % (time.monotonic() - first_connect, left))
     if left:
         failures.append("%d idle connections outlived the timeout" % left)
     for sock in held:

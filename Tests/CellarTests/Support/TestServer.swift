@@ -50,8 +50,8 @@ final class LogRecorder: @unchecked Sendable {
 
     var logger: Logger { Logger(label: "cellar-test") { _ in RecordingLogHandler(recorder: self) } }
 
-    /// Waits (briefly) for an entry that satisfies `predicate`: the server logs from its own threads.
-    func waitForEntry(timeout: Duration = .seconds(5), where predicate: (Entry) -> Bool) -> Entry? {
+    /// Waits for an entry that satisfies `predicate` (at once when there is one): the server logs from its own threads.
+    func waitForEntry(timeout: Duration = .seconds(30), where predicate: (Entry) -> Bool) -> Entry? {
         let deadline = ContinuousClock.now + timeout
         repeat {
             if let entry = all.first(where: predicate) { return entry }

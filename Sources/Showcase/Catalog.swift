@@ -68,7 +68,9 @@ public struct Product: CatalogRow {
     public var detail: RowDetail {
         RowDetail(
             title: name,
-            fields: [.init("Kind", kind.rawValue.capitalized), .init("Region", region), .init("Price", Product.format(priceCents)), .init("Code", id)])
+            fields: [
+                .init("Kind", kind.rawValue.capitalized), .init("Region", region), .init("Price", Product.format(priceCents)), .init("Code", id),
+            ])
     }
 
     public func matches(_ term: String) -> Bool {

@@ -7,7 +7,8 @@ public struct ReportsController: TableController {
     let isFragmentOrData: Bool
 
     public init(context: ListContext) {
-        isFragmentOrData = context.query["fragment"] != nil || context.request.prefersJSON || context.request.path.hasSuffix(".json")
+        isFragmentOrData =
+            context.query["fragment"] != nil || context.request.prefersJSON || context.request.path.hasSuffix(".json")
             || context.request.headers["HX-Request"] != nil
     }
 

@@ -75,7 +75,9 @@ public final class ToggleCell: TableViewCell, ConfigurableCell {
         html.raw("<span class=\"cell-title\">")
         html.text(data.title)
         html.raw("</span> <span class=\"switch\"")
-        html.raw(data.isOn ? " data-on=\"true\"><span class=\"visually-hidden\">On</span>" : " data-on=\"false\"><span class=\"visually-hidden\">Off</span>")
+        html.raw(
+            data.isOn
+                ? " data-on=\"true\"><span class=\"visually-hidden\">On</span>" : " data-on=\"false\"><span class=\"visually-hidden\">Off</span>")
         html.raw("</span></a>")
     }
 }

@@ -28,7 +28,9 @@ public enum Showcase {
             PeopleController(
                 title: "People", people: people, footer: "\(peopleCount.formatted()) people", contentVersion: peopleVersion)
         }
-        app.list("/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .pages(defaultLimit: 100, maxLimit: 100)) {
+        app.list(
+            "/settings", summary: "Grouped sections built from enum rows: toggles, values and links", paging: .pages(defaultLimit: 100, maxLimit: 100)
+        ) {
             _ in SettingsController()
         }
         app.list("/catalog", summary: "Wines, cheeses and notes in one list, with search", paging: .pages(defaultLimit: 100, maxLimit: 200)) {

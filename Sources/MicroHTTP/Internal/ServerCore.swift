@@ -143,8 +143,9 @@ final class ServerCore: Sendable {
             return queue(connection: connection, context: context, response: errorResponse(queryError, for: request), for: request)
         }
         let response: Response
+        var route: String?
         do {
-            response = try responder.respond(to: request)
+            response = try responder.respond(to: request, matchedRoute: &route)
         } catch let error as HTTPError {
             response = errorResponse(error, for: request)
         } catch {
@@ -152,7 +153,7 @@ final class ServerCore: Sendable {
                 "Handler failed", metadata: ["request_id": "\(request.id)", "path": "\(request.path)", "error": "\(String(describing: error))"])
             response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
         }
-        context.route = request.annotations.route
+        context.route = route
         return queue(connection: connection, context: context, response: response, for: request)
     }
 

@@ -220,7 +220,7 @@ final class ServerCore: Sendable {
         case .bytes(let bytes):
             // libmicrohttpd sends from the array's own storage (no copy of the body); the box keeps
             // the array alive until the response is destroyed and the free callback releases it.
-            let box = Unmanaged.passRetained(ResponseBytes(bytes))
+            let box = Unmanaged.passRetained(ResponseBytes(bytes, countedIn: configuration.bufferedResponseBytes))
             handle = MHD_create_response_from_buffer_with_free_callback_cls(
                 bytes.count, box.takeUnretainedValue().baseAddress, MHDCallbacks.releaseBytes, box.toOpaque())
             if handle == nil { box.release() }

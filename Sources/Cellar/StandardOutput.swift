@@ -15,12 +15,11 @@ import TableKit
 /// system call per request. An access line waits as its request's summary (an ``AccessRecord``)
 /// and is formatted by the thread that writes the queue, so a request's thread only stamps the
 /// time and queues the record (on a machine with a spare core, the formatting is off the
-/// requests' path altogether). Any other line
-/// writes the queue and itself at once, so the order holds and a `stopping` line pushes out the
-/// requests before it. If the process is killed, at most ``flushInterval`` of access lines are
-/// lost. When more than ``queueLimit`` lines wait (the output blocks, or the writer cannot keep
-/// up), the thread that queues one writes the queue itself: requests slow down rather than
-/// memory grow.
+/// requests' path altogether). Any other line writes the queue and itself at once, so the order
+/// holds and a `stopping` line pushes out the requests before it. If the process is killed, at
+/// most ``flushInterval`` of access lines are lost. When more than ``queueLimit`` lines wait (the
+/// output blocks, or the writer cannot keep up), the thread that queues one writes the queue
+/// itself: requests slow down rather than memory grow.
 final class StandardOutput: @unchecked Sendable {
     static let shared = StandardOutput(fileDescriptor: STDOUT_FILENO)
     /// Deferred lines are written as soon as this many wait.

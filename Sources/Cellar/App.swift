@@ -21,7 +21,14 @@ import TableKit
 /// Serve it with ``run(siteName:version:arguments:_:)``, which makes the app, calls a closure that
 /// registers cells and mounts lists like the lines above, checks it and serves it. To run the
 /// server yourself instead, ``makeRouter()`` freezes what the app holds into an immutable
-/// ``Router``; give a `Server` that router, ``errorRenderer`` and ``metrics``.
+/// ``Router``; give a `Server` that router, ``errorRenderer`` and ``metrics``, and the app's
+/// ``bufferedResponseBytes`` in its configuration:
+///
+/// ```swift
+/// let configuration = ServerConfiguration(
+///     port: 8080, errorRenderer: app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
+/// let server = Server(configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics)
+/// ```
 public final class App {
     /// Every cell the lists can dequeue.
     public let registry: ReuseRegistry
@@ -40,6 +47,12 @@ public final class App {
     /// add up to less than this; a page that would not fit streams in chunks. It bounds the memory
     /// large pages take at once; 0 streams every large page.
     public var largePageBudget = 8 * 1024 * 1024
+    /// The buffers waiting to be sent that ``largePageBudget`` is measured against, and that
+    /// `/metrics` reports (`http_response_buffered_bytes`): the server counts them, so it must be
+    /// given this object (`ServerConfiguration.bufferedResponseBytes`), as `App.run` does. A server
+    /// that counts into another object leaves this one at 0, and large pages are then buffered
+    /// without a bound. Set it before ``makeRouter()`` to share one the server already has.
+    public var bufferedResponseBytes = BufferedResponseBytes()
     /// The size of each part of a streamed response.
     public var streamChunkSize = 64 * 1024
     /// The server's version, shown at `/healthz`.
@@ -235,7 +248,7 @@ public final class App {
         router.get("/metrics") { _ in
             Response(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
-                body: .bytes(metrics.exposition(cells: registry.statistics)))
+                body: .bytes(metrics.exposition(cells: registry.statistics, bufferedResponseBytes: snapshot.bufferedResponseBytes.count)))
         }
         if let index = indexRoute {
             router.get(index.path) { try responder.respond(to: $0, route: index, pathRequestsJSON: false) }
@@ -266,6 +279,8 @@ public final class App {
         let site: SiteLayout
         let bufferLimit: Int
         let largePageBudget: Int
+        /// ``App/bufferedResponseBytes``.
+        let bufferedResponseBytes: BufferedResponseBytes
         let streamChunkSize: Int
         let logger: Logger
         let showsErrorDetails: Bool
@@ -290,7 +305,8 @@ public final class App {
         let home = index.map { (label: "All lists", path: $0.path) } ?? lists.first.map { (label: $0.title, path: $0.path) }
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
-            bufferLimit: bufferLimit, largePageBudget: largePageBudget, streamChunkSize: streamChunkSize, logger: logger,
+            bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
+            streamChunkSize: streamChunkSize, logger: logger,
             showsErrorDetails: showsErrorDetails, renderingSeed: seed.value)
     }
 

@@ -84,8 +84,9 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         if summary.outcome != .completed { vanishedClients.increment() }
     }
 
-    /// The Prometheus text exposition, with the cell counters brought up to date from `statistics`.
-    public func exposition(cells statistics: ReuseStatistics) -> [UInt8] {
+    /// The Prometheus text exposition, with the cell counters brought up to date from `statistics`
+    /// and `http_response_buffered_bytes` set to `bufferedResponseBytes` (``App/bufferedResponseBytes``).
+    public func exposition(cells statistics: ReuseStatistics, bufferedResponseBytes: Int) -> [UInt8] {
         lock.withLock {
             cellsCreated.increment(by: max(0, statistics.cellsCreated - reportedCellsCreated))
             cellsReused.increment(by: max(0, statistics.cellsReused - reportedCellsReused))
@@ -94,7 +95,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         }
         reusePools.set(statistics.pools)
         // What the large-page budget is measured against: buffered bodies not yet sent.
-        bytesAwaitingSend.set(Response.bufferedBytesAwaitingSend)
+        bytesAwaitingSend.set(bufferedResponseBytes)
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

@@ -41,7 +41,7 @@ struct ListResponder: Sendable {
         if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
-        let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: Response.bufferedBytesAwaitingSend)
+        let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
         var bytes: [UInt8] = []
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
         // growing a buffer of megabytes by doubling would copy it and hold twice its size. The

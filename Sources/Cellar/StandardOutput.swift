@@ -12,15 +12,14 @@ import TableKit
 /// Lines written as deferred — access lines, one per request — wait in a queue and go out
 /// together in one `write(2)`, ``flushInterval`` after the first of them or as soon as
 /// ``flushCount`` are waiting, as nginx's `access_log … buffer= flush=` does, instead of a
-/// system call per request. An access line waits as a copy of its
-/// request's summary (an ``AccessRecord``) and is formatted by the thread that writes the queue,
-/// so a request's thread only stamps the time and copies a few values and texts (on a machine
-/// with a spare core, the formatting is off the requests' path altogether). Any other line
-/// writes the queue and itself at once, so the order holds and a `stopping` line pushes out the
-/// requests before it. If the process is killed, at most ``flushInterval`` of access lines are
-/// lost. When more than ``queueLimit`` lines wait (the output blocks, or the writer cannot keep
-/// up), the thread that queues one writes the queue itself: requests slow down rather than
-/// memory grow.
+/// system call per request. An access line waits as its request's summary (an ``AccessRecord``)
+/// and is formatted by the thread that writes the queue, so a request's thread only stamps the
+/// time and queues the record (on a machine with a spare core, the formatting is off the
+/// requests' path altogether). Any other line writes the queue and itself at once, so the order
+/// holds and a `stopping` line pushes out the requests before it. If the process is killed, at
+/// most ``flushInterval`` of access lines are lost. When more than ``queueLimit`` lines wait (the
+/// output blocks, or the writer cannot keep up), the thread that queues one writes the queue
+/// itself: requests slow down rather than memory grow.
 final class StandardOutput: @unchecked Sendable {
     static let shared = StandardOutput(fileDescriptor: STDOUT_FILENO)
     /// Deferred lines are written as soon as this many wait.
@@ -29,34 +28,33 @@ final class StandardOutput: @unchecked Sendable {
     static let defaultFlushInterval: Duration = .milliseconds(50)
     /// The most deferred lines that wait before a thread that queues one writes them itself.
     static let queueLimit = 4 * flushCount
-    /// The most memory the queue and the bytes to write each keep between batches: more, taken by
-    /// a burst, is given back.
+    /// The most memory the bytes to write keep between batches: more, taken by a burst, is given back.
     static let keptCapacity = 256 * 1024
 
     private let fileDescriptor: Int32
     let flushInterval: Duration
     // A pthread mutex and condition (TableKit's), not Foundation's, which would load all of
     // Foundation and ICU into the server for one lock: ThreadSanitizer sees their ordering.
-    /// Guards `queue`, `queuedLines` and `flusherStarted`: held only to queue a line or take the queue.
+    /// Guards `queue` and `flusherStarted`: held only to queue a line or take the queue.
     private let queueLock = Lock()
     private let condition = Condition()
-    /// The deferred lines, one after the other: a ``Kind`` byte, then a line (`.bytes`: its length
-    /// as an `Int`, then its bytes) or an ``AccessRecord`` (`.access`).
-    private var queue = ByteBuffer()
-    private var queuedLines = 0
+    /// The deferred lines, in the order they were written. It holds at most ``queueLimit`` and a
+    /// line per thread queueing at once, so its storage is kept from batch to batch.
+    private var queue: [Deferred] = []
     private var flusherStarted = false
 
-    private enum Kind: UInt8 {
-        case bytes
-        case access
+    /// A deferred line: its bytes, or an access line to format.
+    private enum Deferred {
+        case bytes([UInt8])
+        case access(AccessRecord)
     }
 
     /// Held while lines are formatted and written (taken before `queueLock`, never after): the
     /// order of the output. Guards `formatting` and `pending`.
     private let outputLock = Lock()
-    /// The queue taken to be formatted: swapped with `queue`, so that the two buffers' storage is
+    /// The queue taken to be formatted: swapped with `queue`, so that the two arrays' storage is
     /// reused from batch to batch.
-    private var formatting = ByteBuffer()
+    private var formatting: [Deferred] = []
     /// Bytes to write. A writer, so that a line can be formatted straight into it.
     private var pending = JSONWriter()
 
@@ -68,11 +66,7 @@ final class StandardOutput: @unchecked Sendable {
     /// Writes `line` now, with every deferred line before it, or (`deferred`) soon.
     func write(_ line: [UInt8], deferred: Bool) {
         if deferred {
-            enqueue { queue in
-                queue.append(Kind.bytes.rawValue)
-                withUnsafeBytes(of: line.count) { queue.append($0) }
-                line.withUnsafeBytes { queue.append($0) }
-            }
+            enqueue(.bytes(line))
         } else {
             outputLock.withLock {
                 formatQueue()
@@ -82,20 +76,16 @@ final class StandardOutput: @unchecked Sendable {
         }
     }
 
-    /// Queues the access line of `summary`, written by `log` and stamped `time`, to be written soon.
-    func write(deferred summary: RequestSummary, log: LineAccessLog, time: WallTime) {
-        enqueue { queue in
-            queue.append(Kind.access.rawValue)
-            AccessRecord.append(summary, log: log, time: time, to: &queue)
-        }
+    /// Queues the access line of `record`, to be formatted and written soon.
+    func write(deferred record: AccessRecord) {
+        enqueue(.access(record))
     }
 
-    /// Has `appendLine` append one deferred line to the queue (see the type's description).
-    private func enqueue(_ appendLine: (inout ByteBuffer) -> Void) {
+    /// Appends one deferred line to the queue (see the type's description).
+    private func enqueue(_ line: Deferred) {
         let writeNow = queueLock.withLock {
-            appendLine(&queue)
-            queuedLines += 1
-            let waiting = queuedLines
+            queue.append(line)
+            let waiting = queue.count
             if !flusherStarted {
                 flusherStarted = startFlusher()
             }
@@ -117,30 +107,15 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Formats the waiting lines into `pending`; `outputLock` is held.
     private func formatQueue() {
-        queueLock.withLock {
-            swap(&queue, &formatting)
-            queuedLines = 0
-        }
-        guard formatting.count > 0 else { return }
-        formatting.withUnsafeBytes { records in
-            var offset = 0
-            while offset < records.count {
-                let kind = Kind(rawValue: records[offset])
-                offset += 1
-                switch kind {
-                case .bytes:
-                    let count = records.loadUnaligned(fromByteOffset: offset, as: Int.self)
-                    offset += MemoryLayout<Int>.size
-                    pending.append(UnsafeRawBufferPointer(rebasing: records[offset..<offset + count]))
-                    offset += count
-                case .access:
-                    offset += AccessRecord.writeLine(from: UnsafeRawBufferPointer(rebasing: records[offset...]), into: &pending)
-                case nil:
-                    preconditionFailure("StandardOutput's queue is corrupt")
-                }
+        queueLock.withLock { swap(&queue, &formatting) }
+        guard !formatting.isEmpty else { return }
+        for line in formatting {
+            switch line {
+            case .bytes(let bytes): bytes.withUnsafeBytes { pending.append($0) }
+            case .access(let record): record.writeLine(into: &pending)
             }
         }
-        formatting.removeAll(keepingCapacity: formatting.count <= Self.keptCapacity)
+        formatting.removeAll(keepingCapacity: true)
     }
 
     /// Starts the thread that writes deferred lines; whether it could be made.
@@ -185,9 +160,9 @@ final class StandardOutput: @unchecked Sendable {
     private func runFlusher() {
         while true {
             queueLock.withLock {
-                while queuedLines == 0 { queueLock.wait(for: condition) }
+                while queue.isEmpty { queueLock.wait(for: condition) }
                 let deadline = Condition.deadline(after: flushInterval)
-                while queuedLines < Self.flushCount {
+                while queue.count < Self.flushCount {
                     if !queueLock.wait(for: condition, until: deadline) { break }
                 }
             }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An HTTP request as a handler sees it: method, path, query, headers and the whole body.
 ///
 /// The server builds one per request after the body has been received (bodies are limited by
@@ -33,9 +31,6 @@ public struct Request: Sendable {
     /// The client's IP address, when known.
     public var remoteAddress: String?
 
-    /// Lets the router tell the server which route pattern answered, for metrics and logs.
-    let annotations: RequestAnnotations
-
     /// Creates a request, e.g. for testing a controller without sockets.
     public init(
         method: HTTPMethod = .get, path: String, query: QueryItems = QueryItems(), headers: HTTPHeaders = HTTPHeaders(),
@@ -67,7 +62,6 @@ public struct Request: Sendable {
         self.parameters = [:]
         self.route = nil
         self.remoteAddress = remoteAddress
-        self.annotations = RequestAnnotations()
     }
 
     /// Creates a request from a target such as `/people?offset=20&limit=10`; the path part is taken as already decoded.
@@ -105,20 +99,5 @@ extension Substring {
         while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
         while let last = result.last, last == " " || last == "\t" { result.removeLast() }
         return result
-    }
-}
-
-/// Per-request notes written by the router and read back by the server after the handler returns.
-///
-/// A class so that the copies of a ``Request`` handed down the chain all share it; it is written
-/// and read on the one worker thread that serves the request, the lock only keeps that honest.
-final class RequestAnnotations: Sendable {
-    // Inline in the object: a `Locked` would be two more allocations and a `pthread_mutex_init` a request.
-    private let storage = Mutex<String?>(nil)
-
-    /// The route pattern that matched, if any.
-    var route: String? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }

@@ -1,17 +1,9 @@
-import Synchronization
-
 /// An HTTP response: status, headers and body.
 ///
 /// `Content-Length` (or chunked framing), `Date` and `Connection` are added by libmicrohttpd;
 /// ``ServerConfiguration/defaultHeaders`` and `X-Request-ID` by the server. A response with a
 /// ``ResponseBody/stream(_:)`` body must be returned once, for one request.
 public struct Response {
-    /// Bytes of buffered bodies that libmicrohttpd holds for sending, in the whole process: from
-    /// when a handler's response is queued until its last byte is sent (or its client is gone).
-    /// A handler can choose between a buffer and a stream by it, to bound the memory in flight.
-    public static var bufferedBytesAwaitingSend: Int { awaitingSend.load(ordering: .relaxed) }
-    static let awaitingSend = Atomic<Int>(0)
-
     /// The status.
     public var status: HTTPStatus
     /// The headers the handler sets (sanitised against header injection by ``HTTPHeaders``).

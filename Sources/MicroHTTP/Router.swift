@@ -149,6 +149,13 @@ public struct Router: HTTPResponder {
     }
 
     public func respond(to request: Request) throws -> Response {
+        var matchedRoute: String?
+        return try respond(to: request, matchedRoute: &matchedRoute)
+    }
+
+    /// Answers `request` with the most specific route's handler, and sets `matchedRoute` to that
+    /// route's pattern before the handler runs (see ``HTTPResponder/respond(to:matchedRoute:)``).
+    public func respond(to request: Request, matchedRoute: inout String?) throws -> Response {
         // A `/` sent as `%2F` belongs to its segment (a row identifier may hold one): split the
         // raw path first, then decode each segment.
         let rawSegments = request.rawPath.flatMap { raw in Self.holdsEncodedSlash(raw) ? Self.splitDecoding(raw) : nil }
@@ -159,7 +166,7 @@ public struct Router: HTTPResponder {
             if let route = literals[LiteralKey(method: method, path: path)] {
                 var routed = request
                 routed.route = route.pattern
-                request.annotations.route = route.pattern
+                matchedRoute = route.pattern
                 return try route.handler(routed)
             }
         }
@@ -174,7 +181,7 @@ public struct Router: HTTPResponder {
             var routed = request
             routed.parameters = best.parameters
             routed.route = best.route.pattern
-            request.annotations.route = best.route.pattern
+            matchedRoute = best.route.pattern
             return try best.route.handler(routed)
         }
         guard !matches.isEmpty else { throw HTTPError.notFound() }

@@ -62,6 +62,10 @@ public struct ServerConfiguration: Sendable {
     public var listenBacklog: Int
     /// Renders error responses; nil uses ``ErrorPage/render(_:for:)``.
     public var errorRenderer: ErrorRenderer?
+    /// Where the server counts the buffered bodies it has queued and not yet sent. Give the same
+    /// object to the handlers that choose between a buffer and a stream by it (Cellar's
+    /// `App.bufferedResponseBytes`); a server has its own when none is given.
+    public var bufferedResponseBytes: BufferedResponseBytes
 
     /// Security headers sent by default: no MIME sniffing, a strict referrer policy and a same-origin content security policy.
     public static let securityHeaders: HTTPHeaders = [
@@ -86,7 +90,8 @@ public struct ServerConfiguration: Sendable {
         streamChunkSize: Int = 64 * 1024,
         defaultHeaders: HTTPHeaders = ServerConfiguration.securityHeaders,
         listenBacklog: Int = 511,
-        errorRenderer: ErrorRenderer? = nil
+        errorRenderer: ErrorRenderer? = nil,
+        bufferedResponseBytes: BufferedResponseBytes = BufferedResponseBytes()
     ) {
         self.host = host
         self.port = port
@@ -101,6 +106,7 @@ public struct ServerConfiguration: Sendable {
         self.defaultHeaders = defaultHeaders
         self.listenBacklog = listenBacklog
         self.errorRenderer = errorRenderer
+        self.bufferedResponseBytes = bufferedResponseBytes
     }
 
     /// The number of processors this process may use (at least 1): those online, no more than its

@@ -220,12 +220,13 @@ extension CellarHTTPTests {
                 #expect(try streamed.get(target).body == page.body, "a stream and a buffer carry the same page")
             }
             // Sent: nothing is held for it any more (the count drops when libmicrohttpd lets go, just
-            // after the client has the last byte; other tests' small pages may be counted meanwhile).
+            // after the client has the last byte). The count is the app's: no other test's pages are in it.
             let deadline = ContinuousClock.now + .seconds(30)
-            while Response.bufferedBytesAwaitingSend >= 1 << 20 && ContinuousClock.now < deadline {
+            while server.app.bufferedResponseBytes.count > 0 && ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.01)
             }
-            #expect(Response.bufferedBytesAwaitingSend < 1 << 20)
+            #expect(server.app.bufferedResponseBytes.count == 0)
+            #expect(streamed.app.bufferedResponseBytes.count == 0, "streams are not counted")
         }
 
         /// The choice itself: small pages get the buffer limit, large ones their largest size if it

@@ -110,7 +110,7 @@ extension CellarHTTPTests {
                 summary(.get, "/people", .ok), summary(.get, nil, .notFound), summary(.get, nil, nil),
             ]
             for request in sequence { metrics.requestCompleted(request) }
-            let text = String(decoding: metrics.exposition(cells: ReuseRegistry().statistics), as: UTF8.self)
+            let text = String(decoding: metrics.exposition(cells: ReuseRegistry().statistics, bufferedResponseBytes: 12_345), as: UTF8.self)
             let expected: [([String], Double)] = [
                 (["method=\"GET\"", "route=\"/people\"", "status=\"200\""], 4),
                 (["method=\"GET\"", "route=\"/people\"", "status=\"404\""], 1),
@@ -124,6 +124,7 @@ extension CellarHTTPTests {
             #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"/people\""]) == 6)
             #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"/catalog\""]) == 1)
             #expect(Self.value(in: text, "http_request_duration_seconds_count", labels: ["route=\"unmatched\""]) == 2)
+            #expect(Self.value(in: text, "http_response_buffered_bytes", labels: []) == 12_345)
         }
 
         /// The value of the first sample of `name` whose labels include all of `labels`.

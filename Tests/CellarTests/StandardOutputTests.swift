@@ -88,10 +88,10 @@ import Testing
         let log = LineAccessLog(label: "cellar", format: .logfmt)
         let summaries = LineAccessLogTests.summaries
         pipe.output.write(Self.line("starting"), deferred: true)
-        for summary in summaries { pipe.output.write(deferred: summary, log: log, time: time) }
+        for summary in summaries { pipe.output.write(deferred: AccessRecord(summary: summary, time: time, label: log.label, format: log.format)) }
         pipe.output.write(Self.line("between"), deferred: true)
         let longLabel = LineAccessLog(label: "a longer label than fifteen bytes", format: .json)
-        pipe.output.write(deferred: summaries[0], log: longLabel, time: time)
+        pipe.output.write(deferred: AccessRecord(summary: summaries[0], time: time, label: longLabel.label, format: longLabel.format))
         pipe.output.write(Self.line("stopping"), deferred: false)
         let expected =
             "starting\n" + summaries.map { String(decoding: log.line(for: $0, at: time), as: UTF8.self) }.joined() + "between\n"

@@ -24,6 +24,24 @@ import Testing
         return ""
     }
 
+    @Test func theMatchedRouteIsHandedBack() throws {
+        var router = Self.router()
+        router.get("/broken/:id") { _ in throw HTTPError.notFound() }
+        var route: String?
+        _ = try router.respond(to: Request(path: "/people/42"), matchedRoute: &route)
+        #expect(route == "/people/:id")
+        route = nil
+        _ = try router.respond(to: Request(path: "/people"), matchedRoute: &route)
+        #expect(route == "/people")
+        // Set before the handler runs: a handler's error is still the route's.
+        route = nil
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(path: "/broken/1"), matchedRoute: &route) }
+        #expect(route == "/broken/:id")
+        route = nil
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(path: "/nowhere"), matchedRoute: &route) }
+        #expect(route == nil)
+    }
+
     @Test func literalAndParameterRoutes() throws {
         #expect(text(try respond(.get, "/")) == "home")
         #expect(text(try respond(.get, "/people")) == "list")

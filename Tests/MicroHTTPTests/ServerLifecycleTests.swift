@@ -158,16 +158,47 @@ import Testing
         }
     }
 
+    /// A responder of its own: one that only answers names no route; one that names its own is heard.
+    @Test func aResponderOfItsOwnNamesItsRouteOrNone() throws {
+        struct Plain: HTTPResponder {
+            func respond(to request: Request) throws -> Response { .text("plain") }
+        }
+        struct Naming: HTTPResponder {
+            func respond(to request: Request) throws -> Response { .text("named") }
+            func respond(to request: Request, matchedRoute: inout String?) throws -> Response {
+                matchedRoute = "/everything"
+                return try respond(to: request)
+            }
+        }
+        for (responder, route) in [(Plain() as any HTTPResponder, nil), (Naming(), "/everything")] as [(any HTTPResponder, String?)] {
+            let observer = RecordingObserver()
+            try withServer(responder, observer: observer) { server in
+                let client = try TestHTTPClient(port: server.port)
+                #expect(try client.request("GET", "/anything").status == 200)
+                client.close()
+                let summary = observer.waitForSummary { $0.path == "/anything" }
+                #expect(summary != nil)
+                #expect(summary?.route == route)
+            }
+        }
+    }
+
     @Test func observerSeesConnectionsAndRoutes() throws {
         let observer = RecordingObserver()
         var router = Router()
         router.get("/people/:id") { _ in .text("x") }
+        router.get("/gone/:id") { _ in throw HTTPError.notFound() }
         try withServer(router, observer: observer) { server in
             let client = try TestHTTPClient(port: server.port)
             _ = try client.request("GET", "/people/1")
             _ = try client.request("HEAD", "/people/2")
             _ = try client.request("GET", "/missing")
+            _ = try client.request("GET", "/gone/3")
             client.close()
+            // A handler that throws still answered for its route.
+            let gone = observer.waitForSummary { $0.path == "/gone/3" }
+            #expect(gone?.route == "/gone/:id")
+            #expect(gone?.status == .notFound)
             let first = observer.waitForSummary { $0.path == "/people/1" }
             #expect(first?.route == "/people/:id")
             #expect(first?.status == .ok)

@@ -5,6 +5,34 @@ import Testing
 
 /// Heavier tests over real sockets; serialized so memory and connection counts are not disturbed by each other.
 @Suite(.serialized) struct StreamingTests {
+    /// A buffered body is counted in the configuration's object from when it is queued until
+    /// libmicrohttpd lets it go; a server given no object counts into its own.
+    @Test func bufferedBodiesAreCountedUntilSent() throws {
+        let counted = BufferedResponseBytes()
+        // Larger than what loopback's socket buffers take, so it waits while the client reads nothing.
+        let size = 32 << 20
+        var router = Router()
+        router.get("/large") { _ in Response(body: .bytes([UInt8](repeating: UInt8(ascii: "a"), count: size))) }
+        router.get("/small") { _ in .text("small") }
+        func waitFor(_ condition: () -> Bool) {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !condition() && ContinuousClock.now < deadline { usleep(10_000) }
+        }
+        try withServer(router, configuration: ServerConfiguration(port: 0, threads: 2, bufferedResponseBytes: counted)) { server in
+            let client = try TestHTTPClient(port: server.port)
+            try client.sendRaw(TestHTTPClient.requestBytes("GET", "/large"))
+            waitFor { counted.count == size }
+            #expect(counted.count == size, "counted while it waits to be sent")
+            #expect(try client.readResponse().body.count == size)
+            #expect(try client.request("GET", "/small").status == 200)
+            client.close()
+            waitFor { counted.count == 0 }
+            #expect(counted.count == 0, "and no longer once sent")
+            #expect(server.configuration.bufferedResponseBytes === counted)
+        }
+        #expect(ServerConfiguration().bufferedResponseBytes !== ServerConfiguration().bufferedResponseBytes)
+    }
+
     static func router(released: Flag = Flag(), gate: Flag = Flag()) -> Router {
         var router = Router()
         router.get("/hello") { _ in .text("hi") }

@@ -79,7 +79,8 @@ struct ServeCommand: AppSubcommand {
         let app = try program.makeApp(publicDirectory: options.publicDirectory, logger: logger, showsErrorDetails: development)
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
-            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer)
+            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer,
+            bufferedResponseBytes: app.bufferedResponseBytes)
         let server = Server(
             configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics,
             accessLog: LineAccessLog(label: logger.label, format: format))

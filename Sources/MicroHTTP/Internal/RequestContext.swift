@@ -27,6 +27,7 @@ final class RequestContext {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var status: HTTPStatus?
+    /// The route pattern the responder named (``HTTPResponder/respond(to:matchedRoute:)``).
     var route: String?
     /// Body bytes of a buffered response (set when queued).
     var bufferedBytes = 0

@@ -1,18 +1,19 @@
-import Synchronization
-
-/// A response body that libmicrohttpd sends from in place, kept alive until it frees the response.
+/// A response body that libmicrohttpd sends from in place, kept alive until it frees the response,
+/// and counted in the server's ``BufferedResponseBytes`` for as long.
 final class ResponseBytes {
     private let bytes: [UInt8]
+    private let total: BufferedResponseBytes
     /// The first byte of the array's storage; stable while `bytes` lives and is not mutated (a `let`).
     let baseAddress: UnsafeMutableRawPointer?
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], countedIn total: BufferedResponseBytes) {
         self.bytes = bytes
+        self.total = total
         baseAddress = bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress) }
-        Response.awaitingSend.add(bytes.count, ordering: .relaxed)
+        total.add(bytes.count)
     }
 
     deinit {
-        Response.awaitingSend.subtract(bytes.count, ordering: .relaxed)
+        total.remove(bytes.count)
     }
 }

@@ -143,8 +143,9 @@ final class ServerCore: Sendable {
             return queue(connection: connection, context: context, response: errorResponse(queryError, for: request), for: request)
         }
         let response: Response
+        var route: String?
         do {
-            response = try responder.respond(to: request)
+            response = try responder.respond(to: request, matchedRoute: &route)
         } catch let error as HTTPError {
             response = errorResponse(error, for: request)
         } catch {
@@ -152,7 +153,7 @@ final class ServerCore: Sendable {
                 "Handler failed", metadata: ["request_id": "\(request.id)", "path": "\(request.path)", "error": "\(String(describing: error))"])
             response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
         }
-        context.route = request.annotations.route
+        context.route = route
         return queue(connection: connection, context: context, response: response, for: request)
     }
 
@@ -219,7 +220,7 @@ final class ServerCore: Sendable {
         case .bytes(let bytes):
             // libmicrohttpd sends from the array's own storage (no copy of the body); the box keeps
             // the array alive until the response is destroyed and the free callback releases it.
-            let box = Unmanaged.passRetained(ResponseBytes(bytes))
+            let box = Unmanaged.passRetained(ResponseBytes(bytes, countedIn: configuration.bufferedResponseBytes))
             handle = MHD_create_response_from_buffer_with_free_callback_cls(
                 bytes.count, box.takeUnretainedValue().baseAddress, MHDCallbacks.releaseBytes, box.toOpaque())
             if handle == nil { box.release() }

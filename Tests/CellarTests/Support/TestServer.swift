@@ -101,7 +101,8 @@ final class TestServer: @unchecked Sendable {
         app = App(publicDirectory: publicDirectory, logger: logs.logger)
         try configure(app)
         if validating { try app.validate() }
-        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, threads: threads, errorRenderer: app.errorRenderer)
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, threads: threads, errorRenderer: app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
         server = Server(configuration: configuration, responder: app.makeRouter(), logger: logs.logger, observer: app.metrics)
         try server.start()
     }

@@ -34,23 +34,23 @@ final class JSONItemEncoder: Encoder {
     }
 
     private func encodeNested<Value: Encodable>(_ value: Value, base: Int) throws {
-        // Comparing metadata is a pointer compare, far cheaper than a dynamic cast per value.
-        if Value.self == Date.self {
-            writer.string(unsafeBitCast(value, to: Date.self).formatted(.iso8601))
+        // Comparing metadata is a pointer compare, far cheaper than a dynamic cast per value: the
+        // cast runs only for the type it names.
+        if Value.self == Date.self, let date = value as? Date {
+            writer.string(date.formatted(.iso8601))
             return
         }
-        if Value.self == URL.self {
-            writer.string(unsafeBitCast(value, to: URL.self).absoluteString)
+        if Value.self == URL.self, let url = value as? URL {
+            writer.string(url.absoluteString)
             return
         }
         // As JSONEncoder: a Decimal is a number (its own Codable is its internal fields), Data is base64.
-        if Value.self == Decimal.self {
-            let decimal = unsafeBitCast(value, to: Decimal.self)
+        if Value.self == Decimal.self, let decimal = value as? Decimal {
             if decimal.isNaN { writer.null() } else { writer.unquoted(decimal.description) }
             return
         }
-        if Value.self == Data.self {
-            writer.string(unsafeBitCast(value, to: Data.self).base64EncodedString())
+        if Value.self == Data.self, let data = value as? Data {
+            writer.string(data.base64EncodedString())
             return
         }
         let outerValueDepth = valueDepth

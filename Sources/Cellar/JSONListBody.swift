@@ -82,8 +82,7 @@ final class JSONListBody: ListBody {
                 stage = .rows
             case .rows:
                 let slice = slices[sliceIndex]
-                // The controller's item writer is unwrapped once per pass, not once per row (each
-                // unwrapping copies the controller: a retain and a release of its data).
+                // The controller's item writer is unwrapped once per pass, not once per row.
                 let sliceDone: Bool
                 if let direct = directItems {
                     sliceDone = try writeRows(of: slice, until: limit, direct: direct)

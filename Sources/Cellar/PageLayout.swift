@@ -67,6 +67,8 @@ public struct PageLayout: Sendable {
 
     /// The frame every page has unless the app sets another.
     public static let standard: PageLayout = {
+        // The default template is a constant of this file, not input: a parse error here is a
+        // bug in Cellar itself, caught by PageLayoutTests (the default frame's bytes), so it traps.
         do {
             return try PageLayout(template: defaultTemplate)
         } catch {

@@ -61,6 +61,9 @@ public struct StaticFiles: Sendable {
         memory = FileMemory(limit: max(memoryLimit, 0))
         var files: [String: MemoryFile] = [:]
         for (path, bytes) in fallbacks {
+            // Fallback paths are the app's own constants, set at start-up, never a request's: one
+            // that no request could name is a programming error, stopped here before serving
+            // (as the router stops on a malformed pattern) rather than silently never served.
             precondition((try? Self.resolve(path).joined(separator: "/")) == path, "The fallback path '\(path)' is not one a request can name.")
             files[path] = MemoryFile(
                 bytes: bytes, identity: nil, etag: Self.etag(hashing: bytes), lastModified: nil, modified: nil,

@@ -145,7 +145,7 @@ public struct TableRenderer {
         let provider = controller.cellProvider(forRowAt: indexPath)
         let identifier = controller.identifier(forRowAt: indexPath)
         // The selection is given to the cell once the identifier has been written, so that it can
-        // take the identifier over instead of holding a copy (a retain and a release a row).
+        // take the identifier over instead of holding a copy.
         let cell = try provider.dequeueCell(from: tableView, selection: nil)
         if let entry = cell.poolEntryReference {
             entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }

@@ -56,8 +56,7 @@ public final class TableView {
         recycle(consuming: cell)
     }
 
-    /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list,
-    /// which saves a retain and a release per row.
+    /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list.
     func recycle(consuming cell: consuming TableViewCell) {
         guard let entry = cell.poolEntryReference else { return }
         cell.selection = nil
@@ -96,8 +95,7 @@ public final class TableView {
     }
 
     private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
-        // Each branch returns its own cell: one variable for both costs a retain and a release of
-        // the cell per row.
+        // Each branch returns its own cell rather than assigning one shared variable.
         if let recycled = entry.idle.pop() {
             pool.countReused()
             recycled.prepareForReuse()

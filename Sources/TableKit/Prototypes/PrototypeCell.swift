@@ -18,15 +18,14 @@ public final class PrototypeCell: TableViewCell {
         }
     }
     // The data lives in memory the cell owns, as a non-optional existential, so rendering opens
-    // it in place through the pointer instead of copying it (and retaining what it holds) per row.
+    // it in place through the pointer instead of copying it per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
     @exclusivity(unchecked) private var hasData = false
-    // `template` without a retain per row (reading the optional `let` retains it): the `let` above
-    // keeps it alive.
+    // The same template, borrowed while rendering; the `let` above keeps it alive.
     private let templateReference: Unmanaged<PrototypeTemplate>?
     // The template's keys matched against one data type's slots (`PrototypeTemplate.slots(for:)`),
     // kept for the next row of the same type: a cell shows one type of data nearly always. In
-    // memory the cell owns (one entry per key): reading an array property would retain it per row.
+    // memory the cell owns, one entry per key.
     @exclusivity(unchecked) private var slotsType: ObjectIdentifier?
     private let slots: UnsafeMutableBufferPointer<Int32>
 

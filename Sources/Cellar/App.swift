@@ -147,14 +147,12 @@ public final class App {
         for pattern in listPatterns + extraRoutes.map(\.1) {
             if let problem = Router.problem(withPattern: pattern) { throw StartupError.invalidRoutePattern(pattern, reason: problem) }
         }
+        // Each list's first-page controller, made once: it settles the title and the pages to check.
+        var pagesToCheck: [String: [String]] = [:]
         for index in lists.indices {
             let route = lists[index]
-            let controller: any TableController
-            do {
-                controller = try route.makeController(ListContext(request: Request(path: route.path), listPath: route.path))
-            } catch {
-                throw StartupError.listDoesNotRender(path: route.path, reason: String(describing: error))
-            }
+            let controller = try firstPageController(of: route)
+            pagesToCheck[route.path] = checkedPages(of: route, total: controller.totalNumberOfRows)
             let controllerTitle = controller.title
             if !route.hasTitleOfItsOwn, !controllerTitle.isEmpty {
                 lists[index].title = controllerTitle
@@ -168,7 +166,8 @@ public final class App {
         let audit = PrototypeTagAudit(registry: registry)
         var checked = 0
         for route in lists + (indexRoute.map { [$0] } ?? []) {
-            for target in try checkedPages(of: route) {
+            let targets = try pagesToCheck[route.path] ?? checkedPages(of: route, total: firstPageController(of: route).totalNumberOfRows)
+            for target in targets {
                 let request = try Request(target: target)
                 do {
                     _ = try responder.renderWhole(request, route: route, format: .page)
@@ -201,10 +200,19 @@ public final class App {
             ])
     }
 
-    /// The targets that ``validate()`` renders for a list: its first page, and its last when it has more than one.
-    private func checkedPages(of route: ListRoute) throws -> [String] {
-        let controller = try route.makeController(ListContext(request: Request(path: route.path), listPath: route.path))
-        let total = controller.totalNumberOfRows
+    /// The controller for a list's first page, as a request without a query makes it.
+    private func firstPageController(of route: ListRoute) throws -> any TableController {
+        do {
+            let context = ListContext(request: Request(path: route.path), listPath: route.path, page: PageRequest(firstOf: route.paging))
+            return try route.makeController(context)
+        } catch {
+            throw StartupError.listDoesNotRender(path: route.path, reason: String(describing: error))
+        }
+    }
+
+    /// The targets that ``validate()`` renders for a list of `total` rows: its first page, and its
+    /// last when it has more than one.
+    private func checkedPages(of route: ListRoute, total: Int) -> [String] {
         // An unpaged list is checked 50 rows at a time at each end, as its whole can be a million rows.
         let first = route.paging == .unpaged ? "\(route.path)?limit=50" : route.path
         let size = PageRequest(firstOf: route.paging).limit ?? 50

@@ -36,11 +36,6 @@ public struct ListContext: Sendable {
         self.rowIdentifier = rowIdentifier
     }
 
-    /// A context for the first page of a list with the default paging (tests, tools).
-    public init(request: Request, listPath: String) {
-        self.init(request: request, listPath: listPath, page: PageRequest(firstOf: .paged))
-    }
-
     /// The request's query items.
     public var query: QueryItems { request.query }
 

@@ -118,7 +118,7 @@ public final class App {
     /// The index as a list route, over the lists mounted so far.
     private var indexRoute: ListRoute? {
         guard let index else { return nil }
-        let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.path, summary: $0.summary) }
+        let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary) }
         let version = ListIndexController.version(of: entries)
         return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
             ListIndexController(title: index.title, entries: entries, contentVersion: version)
@@ -299,7 +299,7 @@ public final class App {
     }
 
     func snapshot() -> Snapshot {
-        let navigation = (indexRoute.map { [($0.title, $0.path)] } ?? []) + lists.map { ($0.title, $0.path) }
+        let navigation = (indexRoute.map { [($0.title, $0.href)] } ?? []) + lists.map { ($0.title, $0.href) }
         var seed = StableHash()
         seed.combine(Self.executableIdentity)
         seed.combine(version)
@@ -310,7 +310,7 @@ public final class App {
         }
         seed.combine(registry.prototypeFingerprint)
         seed.combine(layout.fingerprint)
-        let home = index.map { (label: "All lists", path: $0.path) } ?? lists.first.map { (label: $0.title, path: $0.path) }
+        let home = index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) } ?? lists.first.map { (label: $0.title, path: $0.href) }
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,

@@ -5,7 +5,7 @@ import TableKit
 enum DetailPage {
     static func html(_ detail: RowDetail, route: ListRoute, site: SiteLayout) -> Response {
         var html = HTMLWriter(capacity: 4096)
-        site.writeHead(title: detail.title, currentPath: route.path, into: &html, mainClass: "detail-view")
+        site.writeHead(title: detail.title, currentPath: route.href, into: &html, mainClass: "detail-view")
         html.element("h1", text: detail.title)
         html.raw("\n<dl class=\"detail\">\n")
         for field in detail.fields {
@@ -23,11 +23,11 @@ enum DetailPage {
             html.raw("</dd>\n")
         }
         html.raw("</dl>\n<p><a")
-        html.attribute("href", route.path)
+        html.attribute("href", route.href)
         html.raw(">Back to ")
         html.text(route.title)
         html.raw("</a></p>\n")
-        site.writeTail(title: detail.title, currentPath: route.path, into: &html)
+        site.writeTail(title: detail.title, currentPath: route.href, into: &html)
         return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .bytes(html.takeBytes()))
     }
 
@@ -65,10 +65,10 @@ enum DetailPage {
         encoder.writer.key("links")
         encoder.writer.raw("{")
         encoder.writer.key("self")
-        encoder.writer.string(RowSelection(base: route.path, identifier: identifier).href)
+        encoder.writer.string(RowSelection(base: route.href, identifier: identifier).href)
         encoder.writer.raw(",")
         encoder.writer.key("list")
-        encoder.writer.string(route.path)
+        encoder.writer.string(route.href)
         encoder.writer.raw("}}\n")
         return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .bytes(encoder.writer.takeBytes()))
     }

@@ -66,7 +66,7 @@ final class HTMLListBody: ListBody {
                 stage = .tail
             case .tail:
                 writePager(into: &html)
-                if format == .page { site.writeTail(title: controller.title, currentPath: route.path, into: &html) }
+                if format == .page { site.writeTail(title: controller.title, currentPath: route.href, into: &html) }
                 stage = .done
             case .done:
                 return true
@@ -77,7 +77,7 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.path, into: &html, listName: route.listName,
+            title: route.title, currentPath: route.href, into: &html, listName: route.listName,
             infiniteScroll: route.infiniteScroll)
         html.element("h1", text: route.title)
         html.raw("\n")
@@ -89,7 +89,7 @@ final class HTMLListBody: ListBody {
             html.text(alert.message)
             html.raw("</div>\n")
         case .loading(let message):
-            links.withURL(offset: page.offset, fragment: true) { fragment in
+            links.withURL(page.current, fragment: true) { fragment in
                 html.raw("<div class=\"loading\" aria-busy=\"true\"")
                 html.attribute("data-loading-src", utf8: fragment)
                 html.raw("><p>")
@@ -103,7 +103,7 @@ final class HTMLListBody: ListBody {
         }
         if let searchable = Self.searchable(controller) {
             html.raw("<form class=\"search\" role=\"search\" method=\"get\"")
-            html.attribute("action", route.path)
+            html.attribute("action", route.href)
             html.raw("><label for=\"q\">")
             html.text(searchable.searchPrompt)
             html.raw("</label> <input type=\"search\" id=\"q\" name=\"q\"")
@@ -113,44 +113,51 @@ final class HTMLListBody: ListBody {
     }
 
     private func writePager(into html: inout HTMLWriter) {
-        let window = page.window
+        // The rows' numbers in the whole list (a fetched page's window counts from its own first row).
+        let shown = page.offset..<(page.offset + page.window.count)
         html.raw("<nav class=\"pager\" aria-label=\"Pages\"")
-        html.attribute("data-first", window.isEmpty ? 0 : window.lowerBound + 1)
-        html.attribute("data-last", window.upperBound)
+        html.attribute("data-first", shown.isEmpty ? 0 : shown.lowerBound + 1)
+        html.attribute("data-last", shown.upperBound)
         html.attribute("data-total", page.total)
         html.raw(">")
-        if let previous = page.previousOffset {
+        if let previous = page.previous {
             html.raw("<a rel=\"prev\"")
-            links.withURL(offset: previous) { html.attribute("href", utf8: $0) }
+            links.withURL(previous) { html.attribute("href", utf8: $0) }
             html.raw(">Previous</a> ")
         }
         html.raw("<span aria-current=\"page\">")
-        if window.isEmpty {
+        if shown.isEmpty {
             html.raw("No rows")
             if page.total > 0 {
                 html.raw(" here; the list has ")
-                html.text(grouping: page.total)
+                writeTotal(into: &html)
             }
-        } else if route.paging == .unpaged && window.count == page.total {
+        } else if route.paging == .unpaged && shown.count == page.total {
             html.raw("All ")
             html.text(grouping: page.total)
             html.raw(" rows")
         } else {
             html.raw("Rows ")
-            html.text(grouping: window.lowerBound + 1)
+            html.text(grouping: shown.lowerBound + 1)
             html.raw("–")
-            html.text(grouping: window.upperBound)
+            html.text(grouping: shown.upperBound)
             html.raw(" of ")
-            html.text(grouping: page.total)
+            writeTotal(into: &html)
         }
         html.raw("</span>")
-        if let next = page.nextOffset {
+        if let next = page.next {
             html.raw(" <a class=\"load-more\" rel=\"next\"")
-            links.withURL(offset: next) { html.attribute("href", utf8: $0) }
-            links.withURL(offset: next, fragment: true) { html.attribute("data-fragment-url", utf8: $0) }
+            links.withURL(next) { html.attribute("href", utf8: $0) }
+            links.withURL(next, fragment: true) { html.attribute("data-fragment-url", utf8: $0) }
             html.raw(">Load more</a>")
         }
         html.raw("</nav>\n")
+    }
+
+    /// `1,000` or, when the list stopped counting, `at least 1,000`.
+    private func writeTotal(into html: inout HTMLWriter) {
+        if !page.totalIsExact { html.raw("at least ") }
+        html.text(grouping: page.total)
     }
 }
 

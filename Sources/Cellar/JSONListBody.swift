@@ -5,7 +5,7 @@ import TableKit
 ///
 /// ```json
 /// {"title": "People", "list": "/people",
-///  "meta": {"offset": 0, "limit": 50, "total": 10000, "maxLimit": 500, "requestedLimit": null, "limitClamped": false},
+///  "meta": {"offset": 0, "limit": 50, "total": 10000, "totalIsExact": true, "maxLimit": 500, "requestedLimit": null, "limitClamped": false},
 ///  "links": {"self": "…", "first": "…", "prev": null, "next": "…"},
 ///  "sections": [{"index": 0, "header": "…", "footer": null,
 ///                "rows": [{"id": "1", "cell": "SubtitleCell", "href": "/people/1", "item": {…}}]}]}
@@ -112,7 +112,7 @@ final class JSONListBody: ListBody {
         json.string(route.title)
         json.raw(",")
         json.key("list")
-        json.string(route.path)
+        json.string(route.href)
         if case .alert(let alert) = controller.action {
             json.raw(",")
             json.key("alert")
@@ -136,6 +136,9 @@ final class JSONListBody: ListBody {
         json.key("total")
         json.number(page.total)
         json.raw(",")
+        json.key("totalIsExact")
+        json.bool(page.totalIsExact)
+        json.raw(",")
         json.key("maxLimit")
         if let maxLimit = page.maxLimit { json.number(maxLimit) } else { json.null() }
         json.raw(",")
@@ -148,20 +151,20 @@ final class JSONListBody: ListBody {
         json.key("links")
         json.raw("{")
         // Each URL written from the stack into the document: no array and no string per link.
-        func link(_ offset: Int?) {
-            if let offset { links.withURL(offset: offset) { json.string(utf8: $0) } } else { json.null() }
+        func link(_ anchor: PageAnchor?) {
+            if let anchor { links.withURL(anchor) { json.string(utf8: $0) } } else { json.null() }
         }
         json.key("self")
-        link(page.offset)
+        link(page.current)
         json.raw(",")
         json.key("first")
-        link(0)
+        link(.offset(0))
         json.raw(",")
         json.key("prev")
-        link(page.previousOffset)
+        link(page.previous)
         json.raw(",")
         json.key("next")
-        link(page.nextOffset)
+        link(page.next)
         json.raw("},")
         json.key("sections")
         json.raw("[")
@@ -200,7 +203,7 @@ final class JSONListBody: ListBody {
         var json = JSONWriter()
         json.string(after: ",\"cell\":", name)
         if route.hasDetail {
-            json.string(after: ",\"href\":", route.path + "/")
+            json.string(after: ",\"href\":", route.href + "/")
             json.truncate(to: json.count - 1)
         } else {
             json.raw(",\"href\":null")

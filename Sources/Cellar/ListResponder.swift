@@ -14,31 +14,27 @@ struct ListResponder: Sendable {
         if case .redirect(let target) = controller.action {
             return .redirect(to: target)
         }
-        let layout = TableLayout(controller)
-        let page = Page(pageRequest, total: layout.totalNumberOfRows)
-        let links = PageLinks(path: pathRequestsJSON ? route.jsonPath : route.path, query: request.query, page: page)
-
         // Added one by one into room for all five (with `Link` and `ETag`), so the list never grows.
         var headers = HTTPHeaders()
         headers.reserveCapacity(5)
         headers.add(name: "Content-Type", value: format.contentType)
         headers.add(name: "Vary", value: "Accept, HX-Request")
         headers.add(name: "Cache-Control", value: "no-cache")
-        if route.paging != .unpaged {
-            // Each link repeats the query: past a few kilobytes the header is left out (the page and
-            // the JSON carry the same links), or a query near the head limit would make a response
-            // head that no longer fits in the connection's memory.
-            let link = links.header
-            if link.utf8.count <= PageLinks.largestHeader { headers.add(name: "Link", value: link) }
-        }
         // A controller with a version has its validator before any row is written: a client that
-        // holds the page costs no rendering, and a stream carries it too.
+        // holds the page costs no rendering (and no query, for a controller that fetches its
+        // page), and a stream carries it too. A list held in memory has its links on the 304 as
+        // on the 200; a fetched page learns its next page only by fetching.
         let versionTag = controller.contentVersion.map {
             ETag.derived(
                 seed: app.renderingSeed, version: $0, route: route.path, format: format, pathRequestsJSON: pathRequestsJSON,
                 query: request.rawQuery)
         }
+        let inMemory =
+            route.paging.fetchesPages
+            ? nil : try window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
         if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
+        let (layout, page, links) =
+            try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
@@ -94,6 +90,7 @@ struct ListResponder: Sendable {
         let context = ListContext(
             request: request, listPath: route.path, page: PageRequest(firstOf: route.paging), rowIdentifier: identifier)
         let controller = try makeController(context, route: route)
+        _ = try fetchPage(of: controller, request: request, route: route)
         // The router ignores one trailing slash, and the path arrives decoded: the link of row `</`
         // (`/xss/%3C%2F`) reaches here as `<`. Look the identifier up with its slash first, then
         // without (`/people/1/` is row 1).
@@ -116,13 +113,53 @@ struct ListResponder: Sendable {
         }
     }
 
+    /// The window a request shows of a controller — its rows `offset..<offset + limit`, or every
+    /// row of a controller that fetched just its page — and the page's links, also added to
+    /// `headers` as `Link` (a paged list's).
+    private func window(
+        of controller: any TableController, _ pageRequest: PageRequest, _ request: Request, route: ListRoute, json: Bool,
+        headers: inout HTTPHeaders
+    ) throws -> (TableLayout, Page, PageLinks) {
+        let fetched = try fetchPage(of: controller, request: request, route: route)
+        let layout = TableLayout(controller)
+        let page = Self.page(pageRequest, fetched: fetched, layout: layout)
+        let links = PageLinks(path: json ? route.jsonHref : route.href, query: request.query, page: page)
+        if route.paging != .unpaged {
+            // Each link repeats the query: past a few kilobytes the header is left out (the page and
+            // the JSON carry the same links), or a query near the head limit would make a response
+            // head that no longer fits in the connection's memory.
+            let link = links.header
+            if link.utf8.count <= PageLinks.largestHeader { headers.add(name: "Link", value: link) }
+        }
+        return (layout, page, links)
+    }
+
+    static func page(_ request: PageRequest, fetched: FetchedPage?, layout: TableLayout) -> Page {
+        guard let fetched else { return Page(request, total: layout.totalNumberOfRows) }
+        return Page(request, fetched: fetched, rowsHeld: layout.totalNumberOfRows)
+    }
+
+    /// Has a keyset list's controller fetch its page, and returns where the page lies; nil for
+    /// other lists, whose controllers hold every row.
+    private func fetchPage(of controller: any TableController, request: Request, route: ListRoute) throws -> FetchedPage? {
+        guard case .keyset = route.paging else { return nil }
+        guard let fetching = controller as? any FetchedPageController else {
+            throw HTTPError(
+                .internalServerError,
+                ListRouteError.notAFetchedPageController(route.path, type: String(reflecting: type(of: controller))).description)
+        }
+        return try guarded(request, route: route) {
+            try fetching.fetchPage()
+            return fetching.fetchedPage
+        }
+    }
+
     /// Renders a whole response into memory (start-up validation and tests).
     func renderWhole(_ request: Request, route: ListRoute, format: ListFormat) throws -> [UInt8] {
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
-        let layout = TableLayout(controller)
-        let page = Page(pageRequest, total: layout.totalNumberOfRows)
-        let links = PageLinks(path: route.path, query: request.query, page: page)
+        var headers = HTTPHeaders()
+        let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
         var bytes: [UInt8] = []
         // Bounded: validation renders at most a buffer's worth of each list.
@@ -141,7 +178,7 @@ struct ListResponder: Sendable {
         case .json:
             return JSONListBody(route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry)
         case .page, .fragment:
-            let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.path : nil)
+            let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.href : nil)
             return HTMLListBody(
                 format: format, route: route, controller: controller, layout: layout, page: page, links: links, site: app.site,
                 tableView: tableView)

@@ -1,12 +1,27 @@
 import MicroHTTP
 import TableKit
 
+/// A list whose route cannot answer as mounted.
+enum ListRouteError: Error, CustomStringConvertible {
+    case notAFetchedPageController(String, type: String)
+
+    var description: String {
+        switch self {
+        case .notAFetchedPageController(let path, let type):
+            "The list at \(path) is paged by keyset, but its controller (\(type)) is not a FetchedPageController"
+        }
+    }
+}
+
 /// A list mounted on a path: how to make its controller, how it pages, how it is introduced.
 public struct ListRoute: Sendable {
     public typealias ControllerFactory = @Sendable (ListContext) throws -> any TableController
 
     /// The path (`/people`); the JSON twin is at ``jsonPath`` (`path.json`), details at `path/:id`.
+    /// Routes match it as decoded (`/my list`); links use ``href``.
     public let path: String
+    /// The path as links write it: each segment percent-encoded where it needs to be (`/my%20list`).
+    public let href: String
     /// The list's one title: in navigation, the index of lists, the page's `<title>` and `<h1>`,
     /// the JSON's `title` and the details' back link. Given when the list is mounted, or else
     /// its controller's ``TableController/title`` (read by ``App/validate()``), or else made
@@ -31,6 +46,7 @@ public struct ListRoute: Sendable {
     ) {
         self.hasDetail = hasDetail
         self.path = path
+        href = Self.percentEncodedPath(path)
         self.title = title ?? Self.defaultTitle(for: path)
         hasTitleOfItsOwn = title != nil
         self.summary = summary
@@ -43,6 +59,28 @@ public struct ListRoute: Sendable {
     /// The JSON twin's path: `/people` → `/people.json`; the index at `/` → `/index.json`.
     var jsonPath: String {
         path == "/" ? "/index.json" : path + ".json"
+    }
+
+    /// ``jsonPath`` as links write it.
+    var jsonHref: String {
+        path == "/" ? "/index.json" : href + ".json"
+    }
+
+    /// `path` with every byte of each segment but the unreserved ones and the sub-delimiters a
+    /// path may hold percent-encoded: `/people` stays as it is, `/my list` becomes `/my%20list`.
+    static func percentEncodedPath(_ path: String) -> String {
+        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
+        guard !path.utf8.allSatisfy(kept.contains) else { return path }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if kept.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `/people` → "People".

@@ -26,12 +26,17 @@ struct PageLinks: Sendable {
 
     /// The items a page's links set themselves.
     private static func isPagingItem(_ name: String) -> Bool {
-        name == "offset" || name == "limit" || name == "fragment"
+        name == "offset" || name == "limit" || name == "fragment" || name == "cursor"
     }
 
     /// The most bytes a URL holds after its prefix: `offset=` and `&limit=` with up to 20
     /// characters each, and `&fragment=rows`.
     private static let suffixCapacity = 7 + 20 + 7 + 20 + 14
+    /// The bytes a URL to `anchor` may take after its prefix: a cursor takes up to three a byte, encoded.
+    private static func suffixCapacity(_ anchor: PageAnchor) -> Int {
+        if case .cursor(let cursor) = anchor { return suffixCapacity + 3 * cursor.utf8.count }
+        return suffixCapacity
+    }
     /// The most bytes a `Link` header adds around each URL: `, <`, `>; rel="first"`.
     private static let linkCapacity = 3 + 14
 
@@ -40,25 +45,52 @@ struct PageLinks: Sendable {
     /// prefix is long): the links of a page are written for every request, and each `String`
     /// would be an allocation.
     func withURL<Result>(offset: Int, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + Self.suffixCapacity) { scratch in
-            let count = writeURL(offset: offset, fragment: fragment, into: scratch.baseAddress!)
+        withURL(.offset(offset), fragment: fragment, body)
+    }
+
+    /// Lends the URL of the page at `anchor` (`…&cursor=…&limit=10` for a cursor).
+    func withURL<Result>(_ anchor: PageAnchor, fragment: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + Self.suffixCapacity(anchor)) { scratch in
+            let count = writeURL(anchor, fragment: fragment, into: scratch.baseAddress!)
             return body(UnsafeBufferPointer(rebasing: scratch[..<count]))
         }
     }
 
-    /// Writes a page's URL at `out`, which has room for the prefix and ``suffixCapacity`` more
+    /// Writes a page's URL at `out`, which has room for the prefix and ``suffixCapacity(_:)`` more
     /// bytes; returns the bytes written.
-    private func writeURL(offset: Int, fragment: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    private func writeURL(_ anchor: PageAnchor, fragment: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int {
         var count = prefix.withUnsafeBufferPointer { source in
             out.update(from: source.baseAddress!, count: source.count)
             return source.count
         }
-        count += Self.write("offset=", at: out + count)
-        count += HTMLWriter.writeDecimal(offset, into: out + count)
+        switch anchor {
+        case .offset(let offset):
+            count += Self.write("offset=", at: out + count)
+            count += HTMLWriter.writeDecimal(offset, into: out + count)
+        case .cursor(let cursor):
+            count += Self.write("cursor=", at: out + count)
+            for byte in cursor.utf8 { count += Self.writeQueryByte(byte, at: out + count) }
+        }
         count += Self.write("&limit=", at: out + count)
         count += HTMLWriter.writeDecimal(page.limit, into: out + count)
         if fragment { count += Self.write("&fragment=rows", at: out + count) }
         return count
+    }
+
+    /// Writes a byte of a query value: unreserved bytes as they are, any other percent-encoded.
+    private static func writeQueryByte(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            out.pointee = byte
+            return 1
+        default:
+            let hex: StaticString = "0123456789ABCDEF"
+            out[0] = UInt8(ascii: "%")
+            out[1] = hex.utf8Start[Int(byte >> 4)]
+            out[2] = hex.utf8Start[Int(byte & 0x0F)]
+            return 3
+        }
     }
 
     private static func write(_ literal: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -71,20 +103,22 @@ struct PageLinks: Sendable {
 
     /// The `Link` header: rel next and prev, and first.
     var header: String {
-        String(unsafeUninitializedCapacity: 3 * (prefix.count + Self.suffixCapacity + Self.linkCapacity)) { buffer in
+        let anchors = [page.next, page.previous, PageAnchor.offset(0)]
+        let capacity = anchors.reduce(0) { $0 + prefix.count + Self.linkCapacity + ($1.map(Self.suffixCapacity) ?? 0) }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
             let out = buffer.baseAddress!
             var count = 0
-            func link(_ offset: Int, _ relation: StaticString) {
+            func link(_ anchor: PageAnchor, _ relation: StaticString) {
                 if count > 0 { count += Self.write(", ", at: out + count) }
                 count += Self.write("<", at: out + count)
-                count += writeURL(offset: offset, fragment: false, into: out + count)
+                count += writeURL(anchor, fragment: false, into: out + count)
                 count += Self.write(">; rel=\"", at: out + count)
                 count += Self.write(relation, at: out + count)
                 count += Self.write("\"", at: out + count)
             }
-            if let next = page.nextOffset { link(next, "next") }
-            if let previous = page.previousOffset { link(previous, "prev") }
-            link(0, "first")
+            if let next = page.next { link(next, "next") }
+            if let previous = page.previous { link(previous, "prev") }
+            link(.offset(0), "first")
             return count
         }
     }

@@ -6,9 +6,19 @@ public enum ListPaging: Sendable, Equatable {
     case pages(defaultLimit: Int = 50, maxLimit: Int = 500)
     /// Every row in one response, streamed in chunks when large.
     case unpaged
+    /// Pages the controller fetches itself and says how to reach the next: by a `cursor` (keyset
+    /// paging, which costs the same at any depth) or an offset. The controller holds just its page
+    /// and conforms to ``FetchedPageController``.
+    case keyset(defaultLimit: Int = 100, maxLimit: Int = 1000)
 
     /// Pages of 50 rows, up to 500 on request.
     public static let paged = ListPaging.pages()
+
+    /// Whether the controller fetches its page rather than holding every row.
+    public var fetchesPages: Bool {
+        if case .keyset = self { return true }
+        return false
+    }
 }
 
 /// The rows a request asks for, read from its query before the controller is made: a controller
@@ -24,6 +34,9 @@ public struct PageRequest: Sendable, Equatable {
     public var limitClamped: Bool
     /// The list's maximum page size; nil when unpaged.
     public var maxLimit: Int?
+    /// The `cursor` the client sent (a ``ListPaging/keyset(defaultLimit:maxLimit:)`` list's), as
+    /// sent: the controller that wrote it reads it, and answers 400 for one it cannot.
+    public var cursor: String?
 
     /// The rows asked for: `offset..<offset + limit` (to the end of the list when unpaged).
     /// Rows past the end of the list are not shown.
@@ -38,7 +51,7 @@ public struct PageRequest: Sendable, Equatable {
         case .unpaged:
             limit = nil
             maxLimit = nil
-        case .pages(let defaultLimit, let maximum):
+        case .pages(let defaultLimit, let maximum), .keyset(let defaultLimit, let maximum):
             limit = min(max(defaultLimit, 1), maximum)
             maxLimit = maximum
         }
@@ -52,12 +65,13 @@ public struct PageRequest: Sendable, Equatable {
         offset = try Self.parse("offset", query["offset"]) ?? 0
         let requested = try Self.parse("limit", query["limit"])
         requestedLimit = requested
+        if case .keyset = paging, let cursor = query["cursor"], !cursor.isEmpty { self.cursor = cursor }
         switch paging {
         case .unpaged:
             limit = requested.map { max($0, 1) }
             limitClamped = false
             maxLimit = nil
-        case .pages(let defaultLimit, let maximum):
+        case .pages(let defaultLimit, let maximum), .keyset(let defaultLimit, let maximum):
             let wanted = requested ?? defaultLimit
             limit = min(max(wanted, 1), maximum)
             limitClamped = limit != wanted
@@ -82,27 +96,40 @@ public struct PageRequest: Sendable, Equatable {
     }
 }
 
+/// Where a page link leads: a row offset, or a cursor a ``FetchedPageController`` wrote.
+public enum PageAnchor: Sendable, Equatable {
+    case offset(Int)
+    case cursor(String)
+}
+
 /// One request's window of a list: which rows, and what was asked for.
 public struct Page: Sendable, Equatable {
-    /// The first row shown (0-based, across sections).
+    /// The number of the first row shown in the whole list (0-based, across sections).
     public var offset: Int
     /// Rows per page, after clamping.
     public var limit: Int
-    /// Every row in the list.
+    /// Every row in the list, or (when ``totalIsExact`` is false) as many as were counted.
     public var total: Int
+    /// Whether ``total`` is the list's exact row count; a list over a large store may stop counting.
+    public var totalIsExact = true
     /// The limit the client asked for, when it asked for one.
     public var requestedLimit: Int?
     /// Whether the limit was lowered to the list's maximum (or raised to 1).
     public var limitClamped: Bool
     /// The list's maximum page size; nil when unpaged.
     public var maxLimit: Int?
+    /// The controller's rows that are shown: the page's rows in the whole list, or every row of a
+    /// controller that holds just its page.
+    public var window: Range<Int>
+    /// This page, the next and the previous (nil on the last and the first).
+    public var current: PageAnchor
+    public var next: PageAnchor?
+    public var previous: PageAnchor?
 
-    /// The rows shown.
-    public var window: Range<Int> { offset..<min(total, offset + limit) }
-    /// Where the next page starts, or nil on the last page.
-    public var nextOffset: Int? { offset + limit < total ? offset + limit : nil }
-    /// Where the previous page starts, or nil on the first.
-    public var previousOffset: Int? { offset > 0 ? max(0, offset - limit) : nil }
+    /// Where the next page starts, when it is reached by offset.
+    public var nextOffset: Int? { if case .offset(let offset) = next { offset } else { nil } }
+    /// Where the previous page starts, when it is reached by offset.
+    public var previousOffset: Int? { if case .offset(let offset) = previous { offset } else { nil } }
 
     /// The page a request asked for, in a list of `total` rows: an offset past the end is clamped to it.
     public init(_ request: PageRequest, total: Int) {
@@ -114,6 +141,25 @@ public struct Page: Sendable, Equatable {
         requestedLimit = request.requestedLimit
         limitClamped = request.limitClamped
         maxLimit = request.maxLimit
+        window = offset..<min(total, offset + limit)
+        current = .offset(offset)
+        next = offset + limit < total ? .offset(offset + limit) : nil
+        previous = offset > 0 ? .offset(max(0, offset - limit)) : nil
+    }
+
+    /// The page a ``FetchedPageController`` fetched: all `rowsHeld` rows it holds are shown.
+    public init(_ request: PageRequest, fetched: FetchedPage, rowsHeld: Int) {
+        offset = fetched.firstRow
+        limit = request.limit ?? rowsHeld
+        total = fetched.total
+        totalIsExact = fetched.totalIsExact
+        requestedLimit = request.requestedLimit
+        limitClamped = request.limitClamped
+        maxLimit = request.maxLimit
+        window = 0..<rowsHeld
+        current = request.cursor.map { .cursor($0) } ?? .offset(request.offset)
+        next = fetched.next
+        previous = fetched.previous
     }
 
     /// Reads `offset` and `limit` from the query, for a list of `total` rows (see ``PageRequest``).

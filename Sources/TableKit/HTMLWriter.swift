@@ -108,6 +108,11 @@ public struct HTMLWriter: ~Copyable, Sendable {
         }
     }
 
+    /// Appends text given as UTF-8 bytes (valid UTF-8, such as a database's text), escaped.
+    public mutating func text(utf8 text: UnsafeBufferPointer<UInt8>) {
+        appendEscaped(text)
+    }
+
     /// Appends text from a substring, escaped.
     public mutating func text(_ text: Substring) {
         var text = text

@@ -72,7 +72,7 @@ extension CellarHTTPTests {
                 let raw = try response.json()
                 #expect(raw.keys.isSuperset(of: ["title", "list", "meta", "links", "sections"]))
                 #expect(raw["links"]?.keys == ["self", "first", "prev", "next"])
-                #expect(raw["meta"]?.keys == ["offset", "limit", "total", "maxLimit", "requestedLimit", "limitClamped"])
+                #expect(raw["meta"]?.keys == ["offset", "limit", "total", "totalIsExact", "maxLimit", "requestedLimit", "limitClamped"])
 
                 let json = try ListJSON(parsing: response.body)
                 #expect(json.title == list.title)

@@ -102,7 +102,8 @@ struct ConnectionPoolTests {
 
     @Test func severalThreadsUseThePoolAtOnce() throws {
         let database = try TemporaryDatabase(
-            "CREATE TABLE t(v INTEGER); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO t SELECT x FROM c;")
+            "CREATE TABLE t(v INTEGER); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO t SELECT x FROM c;"
+        )
         let pool = try ConnectionPool(path: database.path, maximumConnections: 4)
         let results = DeadlineTests.Results()
         DispatchQueue.concurrentPerform(iterations: 8) { index in

@@ -80,7 +80,10 @@ struct DatabaseSchemaTests {
                 i TEXT GENERATED ALWAYS AS (b || 'x') VIRTUAL, j REAL AS (e * 2) STORED);
             """)
         let columns = try #require(schema.table(named: "t")).columns
-        #expect(columns.map(\.declaredType) == ["INTEGER", "VARCHAR(20)", "", "BLOB", "DOUBLE PRECISION", "DECIMAL(10,5)", "FLOATING POINT", "STRING", "TEXT", "REAL"])
+        #expect(
+            columns.map(\.declaredType) == [
+                "INTEGER", "VARCHAR(20)", "", "BLOB", "DOUBLE PRECISION", "DECIMAL(10,5)", "FLOATING POINT", "STRING", "TEXT", "REAL",
+            ])
         #expect(columns.map(\.affinity) == [.integer, .text, .blob, .blob, .real, .numeric, .integer, .numeric, .text, .real])
         #expect(columns.map(\.isGenerated) == [false, false, false, false, false, false, false, false, true, true])
     }

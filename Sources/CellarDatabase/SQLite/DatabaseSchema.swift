@@ -89,7 +89,9 @@ public struct DatabaseSchema: Sendable {
         var entries: [Entry] = []
         while try statement.step() {
             entries.append(
-                Entry(name: statement.text(0) ?? "", type: statement.text(1) ?? "", withoutRowID: statement.int64(2) != 0, sql: statement.text(3) ?? ""))
+                Entry(
+                    name: statement.text(0) ?? "", type: statement.text(1) ?? "", withoutRowID: statement.int64(2) != 0, sql: statement.text(3) ?? "")
+            )
         }
         return entries
     }

@@ -154,6 +154,21 @@ struct SQLiteConnectionTests {
         #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(2))
     }
 
+    @Test func readCommitsWithAStatementLeftOnARow() throws {
+        let database = try TemporaryDatabase("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+        let reader = try SQLiteConnection(path: database.path)
+        let first = try reader.read {
+            let statement = try reader.statement("SELECT x FROM t ORDER BY x")
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+        #expect(first == 1)
+        #expect(!reader.isInTransaction)
+        reader.resetStatements()
+        try database.writer().execute("INSERT INTO t VALUES (3)")
+        #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(3))
+    }
+
     @Test func readRollsBackWhenItsBodyThrows() throws {
         let database = try TemporaryDatabase("CREATE TABLE t(x);")
         let reader = try SQLiteConnection(path: database.path)

@@ -50,7 +50,7 @@ test: test-deps ## Every test: Swift suites, browser and validators, operations,
 	$(MAKE) bench-build
 	@echo "make test: every suite passed"
 
-test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, Cellar)
+test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, CellarDatabase, Cellar)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

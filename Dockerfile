@@ -14,10 +14,12 @@
 # ---------------------------------------------------------------- build
 FROM swift:6.3-bookworm AS build
 
-# Unpinned on purpose: the build stage takes Debian's current security updates.
+# Unpinned on purpose: the build stage takes Debian's current security updates. libsqlite3-dev
+# is for the CellarDatabase target, which the cellar binary does not link yet: the runtime stage
+# has no libsqlite3-0 until it does (Tests/ops/run.sh checks the runtime's libraries).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

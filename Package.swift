@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "Cellar", targets: ["Cellar"]),
         .library(name: "Showcase", targets: ["Showcase"]),
+        .library(name: "CellarDatabase", targets: ["CellarDatabase"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -26,6 +27,12 @@ let package = Package(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // Debian's libsqlite3, with wrappers in shim.h for the macros Swift cannot import. Only CellarDatabase imports it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux).
         .target(name: "CByteScan"),
@@ -52,6 +59,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Read-only SQLite: connections, statements, deadlines, the pool and the schema; knows nothing of HTTP.
+        .target(name: "CellarDatabase", dependencies: ["CSQLite", "TableKit"], swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "TableKit"], swiftSettings: strictSettings),
         // The showcase server: `App.run` with the showcase's lists.
@@ -64,6 +73,7 @@ let package = Package(
         // The golden page and the parser script are read by path (#filePath), not built as resources.
         .testTarget(
             name: "TableKitTests", dependencies: ["TableKit"], exclude: ["parse_html.py", "Golden"], swiftSettings: strictSettings),
+        .testTarget(name: "CellarDatabaseTests", dependencies: ["CellarDatabase"], swiftSettings: strictSettings),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "CellarTests",

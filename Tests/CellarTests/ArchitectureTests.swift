@@ -32,6 +32,10 @@ struct ArchitectureTests {
                 "TableKit", "MicroHTTP", "CByteScan", "Logging", "ArgumentParser", "Metrics", "CoreMetrics", "Prometheus", "Synchronization",
                 "FoundationEssentials",
             ])),
+        // SQLite, read-only: connections, the pool, the schema. The only importer of CSQLite; knows no HTTP.
+        Rule(
+            target: "CellarDatabase", folder: "Sources/CellarDatabase",
+            mayImport: libc.union(["CSQLite", "TableKit", "Synchronization", "FoundationEssentials"])),
         // An app: Cellar's and TableKit's public API only.
         Rule(target: "Showcase", folder: "Sources/Showcase", mayImport: ["Cellar", "TableKit", "FoundationEssentials"]),
         // The executable wires and nothing else.
@@ -49,6 +53,9 @@ struct ArchitectureTests {
         Rule(
             target: "MicroHTTPTests", folder: "Tests/MicroHTTPTests",
             mayImport: libc.union(["MicroHTTP", "HTTPTestSupport", "Logging", "Testing", "Foundation", "Synchronization"])),
+        Rule(
+            target: "CellarDatabaseTests", folder: "Tests/CellarDatabaseTests",
+            mayImport: libc.union(["CellarDatabase", "Testing", "Foundation", "Synchronization"])),
     ]
 
     /// Modules that Package.swift provides (targets, and products of dependencies with the modules
@@ -56,8 +63,8 @@ struct ArchitectureTests {
     /// (Foundation, Synchronization, Testing, the C library) do not.
     static let packageModules: [String: String] = [
         "CMicroHTTPD": "CMicroHTTPD", "CByteScan": "CByteScan", "MicroHTTP": "MicroHTTP", "TableKit": "TableKit", "Cellar": "Cellar",
-        "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport", "Logging": "Logging", "ArgumentParser": "ArgumentParser",
-        "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
+        "CSQLite": "CSQLite", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
+        "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -147,6 +154,15 @@ struct ArchitectureTests {
         }
         for rule in Self.rules where rule.target == "MicroHTTP" {
             #expect(rule.mayImport.isDisjoint(with: ["TableKit", "CByteScan", "Cellar"]))
+        }
+    }
+
+    @Test func onlyCellarDatabaseImportsCSQLite() {
+        for rule in Self.rules where rule.target != "CellarDatabase" {
+            #expect(!rule.mayImport.contains("CSQLite"), "\(rule.folder)")
+        }
+        for rule in Self.rules where rule.target == "CellarDatabase" {
+            #expect(rule.mayImport.isDisjoint(with: ["MicroHTTP", "CMicroHTTPD", "Cellar", "Foundation"]))
         }
     }
 

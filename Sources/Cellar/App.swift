@@ -61,6 +61,11 @@ public final class App {
     /// development. Off by default: a 5xx then says only that the server failed, with the
     /// request id, and the details go to the log.
     public var showsErrorDetails = false
+    /// The SQLite file named on the command line (`--database`, `CELLAR_DATABASE`), for the app's
+    /// set-up to serve (`try app.mount(Database(path: path))` with CellarDatabase); nil when none was.
+    public var databasePath: String?
+    /// The query time limit named on the command line (`--query-time-limit`), in seconds, if any.
+    public var databaseTimeLimit: Double?
     /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
     public var layout = PageLayout.standard
     private var index: (path: String, title: String)?
@@ -99,15 +104,16 @@ public final class App {
     // MARK: Lists
 
     /// Mounts a list: `path` answers with the page, the fragment and JSON; `path.json` with JSON;
-    /// `path/:id` with a row's detail. The controller is made per request from its context.
+    /// `path/:id` with a row's detail (unless `hasDetail` is false). The controller is made per
+    /// request from its context.
     public func list(
         _ path: String, title: String? = nil, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
-        _ makeController: @escaping @Sendable (ListContext) throws -> any TableController
+        hasDetail: Bool = true, _ makeController: @escaping @Sendable (ListContext) throws -> any TableController
     ) {
         lists.append(
             ListRoute(
                 path: path, title: title, summary: summary, paging: paging,
-                infiniteScroll: infiniteScroll, makeController: makeController))
+                infiniteScroll: infiniteScroll, hasDetail: hasDetail, makeController: makeController))
     }
 
     /// Mounts the index of every list at `path` (itself a table controller).
@@ -267,7 +273,7 @@ public final class App {
         for route in lists {
             router.get(route.path) { try responder.respond(to: $0, route: route, pathRequestsJSON: false) }
             router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
-            router.get(route.path + "/:id") { try responder.detail($0, route: route) }
+            if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
         }
         for (method, pattern, handler) in extraRoutes {
             router.on(method, pattern, handler)

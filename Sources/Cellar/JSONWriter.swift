@@ -99,7 +99,7 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     /// Appends a string value given as UTF-8 bytes (valid UTF-8, as a `String`'s are), quoted and escaped.
-    mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) { quoted(source) }
+    public mutating func string(utf8 source: UnsafeBufferPointer<UInt8>) { quoted(source) }
 
     private mutating func quoted(_ source: UnsafeBufferPointer<UInt8>) {
         // `\uXXXX` is 6 bytes for 1 and U+2028 6 for 3, plus two quotes; the block stores may

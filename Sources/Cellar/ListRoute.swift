@@ -68,7 +68,7 @@ public struct ListRoute: Sendable {
 
     /// `path` with every byte of each segment but the unreserved ones and the sub-delimiters a
     /// path may hold percent-encoded: `/people` stays as it is, `/my list` becomes `/my%20list`.
-    static func percentEncodedPath(_ path: String) -> String {
+    public static func percentEncodedPath(_ path: String) -> String {
         let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
         guard !path.utf8.allSatisfy(kept.contains) else { return path }
         let hex = Array("0123456789ABCDEF".utf8)

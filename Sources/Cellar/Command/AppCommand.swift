@@ -73,8 +73,10 @@ struct Program {
     var configure: (App) throws -> Void
 
     /// The app, configured by the program and checked, or exit status 64 with the reason.
-    func makeApp(publicDirectory: String, logger: Logger, showsErrorDetails: Bool = false) throws -> App {
-        let app = App(publicDirectory: publicDirectory, siteName: siteName, logger: logger)
+    func makeApp(options: AppOptions, logger: Logger, showsErrorDetails: Bool = false) throws -> App {
+        let app = App(publicDirectory: options.publicDirectory, siteName: siteName, logger: logger)
+        app.databasePath = options.databasePath
+        app.databaseTimeLimit = options.databaseTimeLimit
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         do {
@@ -116,6 +118,8 @@ struct AppCommand: ParsableCommand {
                   HOST                            --host (serve, healthcheck)
                   PORT                            --port (serve, healthcheck)
                   CELLAR_PUBLIC                   --public (serve, routes)
+                  CELLAR_DATABASE                 --database (serve, routes)
+                  CELLAR_QUERY_TIME_LIMIT         --query-time-limit (serve, routes)
                   CELLAR_THREADS                  --threads
                   CELLAR_LOG_LEVEL                --log-level
                   CELLAR_LOG_FORMAT               --log-format
@@ -153,7 +157,31 @@ struct AppOptions: ParsableArguments {
     /// The public folder: the one named, or `Public` in the working directory.
     var publicDirectory: String { namedFolder ?? "Public" }
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp("A SQLite file to serve, read-only: every table and view a list (env CELLAR_DATABASE).", valueName: "path"))
+    var databaseOption: String?
+
+    /// The database named by the flag or the variable, if either is set.
+    var databasePath: String? { databaseOption ?? EnvironmentVariables.string("CELLAR_DATABASE") }
+
+    @Option(
+        name: .customLong("query-time-limit"),
+        help: ArgumentHelp(
+            "Seconds one database query may run before the request is answered 503 (env CELLAR_QUERY_TIME_LIMIT; default 1).",
+            valueName: "seconds"))
+    var timeLimitOption: Double?
+
+    /// The query time limit named by the flag or the variable, if either is set.
+    var databaseTimeLimit: Double? { timeLimitOption ?? EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT").flatMap(Double.init) }
+
     func validate() throws {
+        if let limit = EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT"), Double(limit) == nil {
+            throw ValidationError("CELLAR_QUERY_TIME_LIMIT must be a number of seconds (got '\(limit)').")
+        }
+        if let limit = databaseTimeLimit, !(limit > 0 && limit <= 3600) {
+            throw ValidationError("--query-time-limit must be more than 0 and at most 3600 seconds (got \(limit)).")
+        }
         // A folder named on purpose must exist; the default may be absent (an app without
         // prototypes or files of its own serves the built-in stylesheet and script).
         guard let publicOption = namedFolder else { return }

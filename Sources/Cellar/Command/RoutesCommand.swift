@@ -10,7 +10,7 @@ struct RoutesCommand: AppSubcommand {
     func run(_ program: Program) throws {
         var logger = Logger(label: program.name)
         logger.logLevel = .critical
-        let app = try program.makeApp(publicDirectory: options.publicDirectory, logger: logger)
+        let app = try program.makeApp(options: options, logger: logger)
         for route in app.makeRouter().routes {
             let method = route.method.rawValue
             print(method + String(repeating: " ", count: max(0, 7 - method.count)) + " \(route.pattern)")

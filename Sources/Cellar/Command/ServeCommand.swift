@@ -76,7 +76,7 @@ struct ServeCommand: AppSubcommand {
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
         let logger = Logger(label: program.name)
 
-        let app = try program.makeApp(publicDirectory: options.publicDirectory, logger: logger, showsErrorDetails: development)
+        let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
             connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer,

@@ -23,6 +23,9 @@ public final class SQLiteConnection {
     /// The path the connection was opened with.
     public let path: String
     public let isReadOnly: Bool
+    /// The ``dataVersion`` a reader saw last on this connection, kept for it by the reader (nil
+    /// until one looks): `data_version` means something only compared with an earlier value.
+    public var observedDataVersion: Int64?
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     /// The monotonic time, in nanoseconds, past which the progress handler interrupts (see `withDeadline`).

@@ -1,0 +1,82 @@
+import Cellar
+import MicroHTTP
+import TableKit
+
+extension App {
+    /// Mounts every table and view of `database` as a list, and the index of lists at `/`.
+    ///
+    /// A table is at `/{name}` (its name percent-encoded in links), its JSON at `/{name}.json`, a
+    /// row's detail at `/{name}/{key}`. A name that would shadow one of the server's own paths
+    /// (`static`, `healthz`, `metrics`, `readyz`, `-`, `index.json`) or another list's JSON is at
+    /// `/-/{name}`; a name with a `/`, or starting with `:` or `*`, is at `/-/x{hex of its UTF-8}`.
+    /// The index links every list where it is.
+    ///
+    /// - Returns: each table's name and the path it was mounted at.
+    @discardableResult
+    public func mount(_ database: Database, indexTitle: String = "Tables") throws -> [(table: String, path: String)] {
+        if !registry.isRegistered(DatabaseRowCell.reuseIdentifier) { try register(DatabaseRowCell.self) }
+        let tables = database.schema.tables
+        let names = Set(tables.map(\.name))
+        var paths: [String: String] = [:]
+        for table in tables { paths[table.name] = Self.listPath(for: table.name, among: names) }
+        var mounted: [(table: String, path: String)] = []
+        for table in tables {
+            guard let path = paths[table.name] else { continue }
+            let list = TableList(schema: table, path: path, listPaths: paths)
+            let summary = try Self.summary(of: list, in: database)
+            let searchable = list.isSearchable
+            self.list(
+                path, title: table.name, summary: summary,
+                paging: .keyset(defaultLimit: database.options.defaultLimit, maxLimit: database.options.maxLimit),
+                hasDetail: list.hasKey
+            ) { context in
+                searchable
+                    ? try SearchableDatabaseListController(list: list, database: database, context: context)
+                    : try DatabaseListController(list: list, database: database, context: context)
+            }
+            mounted.append((table.name, path))
+        }
+        indexList(at: "/", title: indexTitle)
+        return mounted
+    }
+
+    /// Paths the server answers itself, which no table may take.
+    static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index.json", "favicon.ico"]
+
+    /// `/{name}`, or `/-/{name}` for a name that would shadow another path, or `/-/x{hex}` for one
+    /// a route cannot hold.
+    static func listPath(for name: String, among names: Set<String>) -> String {
+        if name.isEmpty || name.contains("/") || name.hasPrefix(":") || name.hasPrefix("*") {
+            return "/-/x" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
+        let shadowsTwin = [".json", ".csv"].contains { name.hasSuffix($0) && names.contains(String(name.dropLast($0.count))) }
+        if reservedFirstSegments.contains(name) || shadowsTwin { return "/-/" + name }
+        return "/" + name
+    }
+
+    /// The index's line for a list: its row count (up to the count limit) and its kind.
+    static func summary(of list: TableList, in database: Database) throws -> String {
+        let cap = database.options.countLimit
+        let counted = try database.read { connection in
+            let statement = try connection.statement("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName) LIMIT ?)")
+            try statement.bind([.integer(Int64(cap) + 1)])
+            defer { statement.reset() }
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
+        let rows = counted > cap ? "more than \(cap.formatted()) rows" : counted == 1 ? "1 row" : "\(counted.formatted()) rows"
+        return list.schema.kind == .view ? "View, \(rows)" : rows.prefix(1).uppercased() + rows.dropFirst()
+    }
+}
+
+extension Int {
+    /// `10000` → `10,000`.
+    func formatted() -> String {
+        let digits = String(self.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return self < 0 ? "-" + result : result
+    }
+}

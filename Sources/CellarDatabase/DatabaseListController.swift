@@ -1,0 +1,266 @@
+import Cellar
+import MicroHTTP
+import TableKit
+
+/// A table's or view's list for one request: it reads the request's filters, search, order and
+/// cursor when made (a 400 for any that does not fit the table), fetches its one page when Cellar
+/// asks (after validators: a 304 costs no query), and hands each row to a ``DatabaseRowCell``.
+///
+/// A table pages by keyset: the next page starts after the last row's sort values and key, so a
+/// page deep in a million rows costs what the first does. A view, which has no key, or a request
+/// that names an `offset`, pages by offset.
+public class DatabaseListController: FetchedPageController, JSONItemWriting {
+    let list: TableList
+    let database: Database
+    let context: ListContext
+    let query: TableQuery
+    let cursor: ListCursor?
+    /// The key's values asked for on a detail route; nil for the list.
+    let detailKey: [DatabaseValue]?
+    public let contentVersion: String?
+
+    private(set) var rows: FetchedRows
+    private var hasNextPage = false
+    private var count = CountCache.Count(rows: 0, isExact: true)
+
+    init(list: TableList, database: Database, context: ListContext) throws {
+        self.list = list
+        self.database = database
+        self.context = context
+        query = try TableQuery(list: list, context: context)
+        rows = FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0))
+        if let token = context.page.cursor {
+            guard list.hasKey,
+                let cursor = ListCursor(token: token, orderSignature: query.orderSignature, valueCount: query.order.count)
+            else {
+                throw HTTPError.badRequest(
+                    "This cursor does not belong to \(list.title) in this order: follow the list's own links (a cursor is kept with the sort it was made for).")
+            }
+            self.cursor = cursor
+        } else {
+            cursor = nil
+        }
+        detailKey = context.rowIdentifier.flatMap { Self.key(from: $0, of: list) }
+        contentVersion = try database.currentVersion()
+    }
+
+    // MARK: Fetching
+
+    private var limit: Int { context.page.limit ?? database.options.defaultLimit }
+    private var offset: Int { cursor == nil ? context.page.offset : 0 }
+    /// Whether pages are reached by cursor (a table not asked for an offset).
+    private var pagesByKeyset: Bool { list.hasKey && (cursor != nil || context.page.offset == 0) }
+
+    public func fetchPage() throws {
+        if context.rowIdentifier != nil {
+            try fetchDetailRow()
+            return
+        }
+        let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: limit)
+        try database.read { connection in
+            let statement = try connection.statement(sql)
+            try statement.bind(values)
+            while try statement.step() { rows.append(from: statement) }
+            statement.reset()
+            hasNextPage = rows.count > limit
+            if hasNextPage { rows.removeLastRow() }
+            count = try countRows(connection)
+        }
+    }
+
+    private func fetchDetailRow() throws {
+        guard let key = detailKey, list.hasKey else { return }
+        try database.read { connection in
+            let statement = try connection.statement(query.rowSQL())
+            try statement.bind(key)
+            if try statement.step() { rows.append(from: statement) }
+            statement.reset()
+        }
+    }
+
+    /// The rows the filters keep, counted up to the limit, or taken from the cache at this version.
+    private func countRows(_ connection: SQLiteConnection) throws -> CountCache.Count {
+        let (sql, values) = query.countSQL(cap: database.options.countLimit)
+        let key = sql + "\u{0}" + values.map { "\($0)" }.joined(separator: "\u{0}")
+        let version = contentVersion ?? ""
+        if let known = database.counts.count(for: key, version: version) { return known }
+        let statement = try connection.statement(sql)
+        try statement.bind(values)
+        let counted = try statement.step() ? Int(statement.int64(0)) : 0
+        statement.reset()
+        let result = CountCache.Count(rows: min(counted, database.options.countLimit), isExact: counted <= database.options.countLimit)
+        database.counts.store(result, for: key, version: version)
+        return result
+    }
+
+    public var fetchedPage: FetchedPage {
+        let firstRow = cursor?.position ?? offset
+        let shownEnd = firstRow + rows.count
+        var total = count.rows
+        var isExact = count.isExact
+        // Past the counted rows, the total is at least what has been seen.
+        if !isExact || shownEnd > total {
+            total = max(total, shownEnd + (hasNextPage ? 1 : 0))
+            isExact = count.isExact && !hasNextPage && shownEnd >= total
+        }
+        var next: PageAnchor?
+        if hasNextPage, rows.count > 0 {
+            if pagesByKeyset {
+                let last = rows.count - 1
+                let values = query.order.map { rows.databaseValue(row: last, column: $0.column) }
+                next = .cursor(ListCursor(position: shownEnd, orderSignature: query.orderSignature, values: values).token)
+            } else {
+                next = .offset(offset + limit)
+            }
+        }
+        let previous: PageAnchor? = cursor == nil && offset > 0 ? .offset(max(0, offset - limit)) : nil
+        return FetchedPage(firstRow: firstRow, total: total, totalIsExact: isExact, next: next, previous: previous)
+    }
+
+    // MARK: The table
+
+    public var title: String { list.title }
+    public func numberOfRows(inSection section: Int) -> Int { rows.count }
+
+    public func identifier(forRowAt indexPath: IndexPath) -> String {
+        guard list.hasKey else { return String((cursor?.position ?? offset) + indexPath.row + 1) }
+        if list.keyColumns.count == 1 { return rows.string(row: indexPath.row, column: list.keyColumns[0]) ?? "" }
+        // Compound keys: each part with `%` and `,` encoded, joined by commas.
+        return list.keyColumns.map { column in
+            (rows.string(row: indexPath.row, column: column) ?? "").replacing("%", with: "%25").replacing(",", with: "%2C")
+        }.joined(separator: ",")
+    }
+
+    public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
+        rows.count == 1 && context.rowIdentifier == identifier ? IndexPath(row: 0, section: 0) : nil
+    }
+
+    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        DataCellProvider(
+            for: indexPath, cell: DatabaseRowCell.self, data: DatabaseRow(controller: self, row: indexPath.row), registerCell: false)
+    }
+
+    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { DatabaseRowCell.reuseIdentifier }
+
+    public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
+        let row = indexPath.row
+        let fields = list.columns.indices.map { column in
+            RowDetail.Field(
+                list.columns[column].name, rows.string(row: row, column: column) ?? "NULL",
+                link: link(row: row, column: column))
+        }
+        return RowDetail(title: rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields)
+    }
+
+    /// The detail a foreign key's value leads to, or nil.
+    func link(row: Int, column: Int) -> String? {
+        guard let target = list.links[column], let value = rows.string(row: row, column: column) else { return nil }
+        return ListRoute.percentEncodedPath(target) + "/" + Self.percentEncodedSegment(value)
+    }
+
+    public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
+        DatabaseRowItem(names: list.columns.map(\.name), values: list.columns.indices.map { rows.databaseValue(row: indexPath.row, column: $0) })
+    }
+
+    public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
+        json.raw("{")
+        for column in list.columns.indices {
+            if column > 0 { json.raw(",") }
+            json.key(list.columns[column].name)
+            switch rows.value(row: indexPath.row, column: column) {
+            case .null: json.null()
+            case .integer(let integer): json.number(Int(integer))
+            case .real(let real): json.number(real)
+            case .text(let range): rows.withBytes(range) { json.string(utf8: $0) }
+            case .blob(let range): json.string(after: "{\"$base64\":", rows.withBytes(range) { Self.base64($0) }); json.raw("}")
+            }
+        }
+        json.raw("}")
+        return true
+    }
+
+    // MARK: Keys
+
+    /// The key's values from a detail route's identifier, read by the key columns' types; nil when
+    /// it cannot name a row (a wrong number of parts, text in an integer key).
+    static func key(from identifier: String, of list: TableList) -> [DatabaseValue]? {
+        guard list.hasKey else { return nil }
+        let parts: [String]
+        if list.keyColumns.count == 1 {
+            parts = [identifier]
+        } else {
+            let split = identifier.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard split.count == list.keyColumns.count else { return nil }
+            parts = split.map { $0.replacing("%2C", with: ",").replacing("%2c", with: ",").replacing("%25", with: "%") }
+        }
+        var values: [DatabaseValue] = []
+        for (part, column) in zip(parts, list.keyColumns) {
+            if list.schema.keyIsRowID || column >= list.columns.count {
+                guard let integer = Int64(part) else { return nil }
+                values.append(.integer(integer))
+            } else {
+                guard let value = try? TableQuery.parse(part, for: list.columns[column]) else { return nil }
+                values.append(value)
+            }
+        }
+        return values
+    }
+
+    static func percentEncodedSegment(_ value: String) -> String {
+        var html = HTMLWriter()
+        html.pathSegment(value)
+        return html.string
+    }
+
+    static func base64(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = [bytes[index], index + 1 < bytes.count ? bytes[index + 1] : 0, index + 2 < bytes.count ? bytes[index + 2] : 0]
+            let bits = UInt32(chunk[0]) << 16 | UInt32(chunk[1]) << 8 | UInt32(chunk[2])
+            out.append(alphabet[Int(bits >> 18 & 63)])
+            out.append(alphabet[Int(bits >> 12 & 63)])
+            out.append(index + 1 < bytes.count ? alphabet[Int(bits >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(index + 2 < bytes.count ? alphabet[Int(bits & 63)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A searchable table's list: the page shows a search form.
+final class SearchableDatabaseListController: DatabaseListController, SearchableController {
+    var searchTerm: String { context.searchTerm ?? "" }
+    var searchPrompt: String { "Search \(list.title)" }
+}
+
+/// A row as its JSON item: every column under its name, with its SQLite type.
+struct DatabaseRowItem: Encodable {
+    let names: [String]
+    let values: [DatabaseValue]
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in zip(names, values) {
+            let key = Key(stringValue: name)
+            switch value {
+            case .null: try container.encodeNil(forKey: key)
+            case .integer(let integer): try container.encode(integer, forKey: key)
+            case .real(let real): if real.isFinite { try container.encode(real, forKey: key) } else { try container.encodeNil(forKey: key) }
+            case .text(let text): try container.encode(text, forKey: key)
+            case .blob(let bytes):
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: key)
+                try nested.encode(bytes.withUnsafeBufferPointer { DatabaseListController.base64($0) }, forKey: Key(stringValue: "$base64"))
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// How a database's lists answer: page sizes, the query time limit, how far rows are counted.
+public struct DatabaseOptions: Sendable, Equatable {
+    /// Rows on a page when the request names no `limit`.
+    public var defaultLimit = 100
+    /// The largest `limit` a request may ask for; more is clamped.
+    public var maxLimit = 1000
+    /// Seconds one query may run before it is interrupted and the request answered 503.
+    public var timeLimit = 1.0
+    /// Rows counted for a list's total: past it the total says "at least" (`totalIsExact` false),
+    /// so a count never makes a page wait on a large table.
+    public var countLimit = 10_000
+    /// Connections kept open: one per worker thread is enough.
+    public var connections = 8
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+import TableKit
+
+/// One row of a database list, as a cell's data: the controller that fetched it and its place.
+public struct DatabaseRow {
+    let controller: DatabaseListController
+    let row: Int
+}
+
+/// The cell every database row gets unless configured otherwise: the title column's value as the
+/// link to the row's detail, then every other column as a labelled field. Numbers are marked to
+/// align, NULL is shown as such, and a foreign key links to the row it references.
+public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
+    private var data: DatabaseRow?
+
+    public required init() {}
+
+    public func configure(with data: DatabaseRow) {
+        self.data = data
+    }
+
+    public override func prepareForReuse() {
+        data = nil
+    }
+
+    public override func render(into html: inout HTMLWriter) throws {
+        guard let data else { return }
+        let controller = data.controller
+        let list = controller.list
+        let rows = controller.rows
+        html.openSelectionLink(selection)
+        html.raw("<span class=\"cell-title\">")
+        Self.writeValue(rows.value(row: data.row, column: list.titleColumn), of: rows, into: &html)
+        html.raw("</span></a><dl class=\"fields\">")
+        for column in list.columns.indices where column != list.titleColumn {
+            html.unsafeRaw(list.fieldOpenings[column])
+            let value = rows.value(row: data.row, column: column)
+            switch value {
+            case .null: html.raw(" class=\"null\">")
+            case .integer, .real: html.raw(" class=\"num\">")
+            case .text, .blob: html.raw(">")
+            }
+            if let link = controller.link(row: data.row, column: column) {
+                html.raw("<a")
+                html.attribute("href", link)
+                html.raw(">")
+                Self.writeValue(value, of: rows, into: &html)
+                html.raw("</a>")
+            } else {
+                Self.writeValue(value, of: rows, into: &html)
+            }
+            html.raw("</dd></div>")
+        }
+        html.raw("</dl>")
+    }
+
+    static func writeValue(_ value: FetchedRows.Value, of rows: FetchedRows, into html: inout HTMLWriter) {
+        switch value {
+        case .null: html.raw("NULL")
+        case .integer(let integer): html.text(Int(integer))
+        case .real(let real): html.text(DatabaseValue.text(for: real))
+        case .text(let range): rows.withBytes(range) { html.text(utf8: $0) }
+        case .blob(let range):
+            html.raw("(")
+            html.text(range.count)
+            html.raw("-byte blob)")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import FoundationEssentials
+import MicroHTTP
+
+/// Where a keyset page ends: the values of the last row's sort columns (its key last), the row's
+/// position in the list, and which order they belong to. Written into `cursor=` as base64url, and
+/// read back with every part checked: a cursor is data from a URL like any other.
+///
+/// It holds no secret and nothing of the process that wrote it, so any server over the same
+/// database reads it the same way.
+struct ListCursor: Equatable {
+    /// The number of rows before the next page (the next page's first row, 0-based).
+    var position: Int
+    /// A hash of the order the cursor was written for; a cursor from another order is refused.
+    var orderSignature: UInt64
+    /// The last row's values of the order's columns, in the order's terms.
+    var values: [DatabaseValue]
+
+    /// The cursor as a URL-safe token.
+    var token: String {
+        var text = "1.\(position).\(String(orderSignature, radix: 16))"
+        for value in values {
+            text += "."
+            switch value {
+            case .null: text += "n"
+            case .integer(let integer): text += "i\(integer)"
+            case .real(let real): text += "r" + String(real.bitPattern, radix: 16)
+            case .text(let string): text += "t" + Self.escape(string)
+            case .blob(let bytes): text += "b" + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            }
+        }
+        return Data(text.utf8).base64EncodedString()
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    init(position: Int, orderSignature: UInt64, values: [DatabaseValue]) {
+        self.position = position
+        self.orderSignature = orderSignature
+        self.values = values
+    }
+
+    /// Reads a token; nil when it is not one this order wrote (malformed, or from another sort).
+    init?(token: String, orderSignature expected: UInt64, valueCount: Int) {
+        guard token.utf8.count <= 16 * 1024 else { return nil }
+        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let text = String(validating: data, as: UTF8.self) else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 + valueCount, parts[0] == "1", let position = Int(parts[1]), position >= 0,
+            let signature = UInt64(parts[2], radix: 16), signature == expected
+        else { return nil }
+        var values: [DatabaseValue] = []
+        for part in parts.dropFirst(3) {
+            guard let kind = part.first else { return nil }
+            let rest = part.dropFirst()
+            switch kind {
+            case "n" where rest.isEmpty: values.append(.null)
+            case "i":
+                guard let integer = Int64(rest) else { return nil }
+                values.append(.integer(integer))
+            case "r":
+                guard let bits = UInt64(rest, radix: 16) else { return nil }
+                values.append(.real(Double(bitPattern: bits)))
+            case "t":
+                guard let string = Self.unescape(rest) else { return nil }
+                values.append(.text(string))
+            case "b":
+                guard rest.utf8.count % 2 == 0 else { return nil }
+                var bytes: [UInt8] = []
+                var index = rest.startIndex
+                while index < rest.endIndex {
+                    let next = rest.index(index, offsetBy: 2)
+                    guard let byte = UInt8(rest[index..<next], radix: 16) else { return nil }
+                    bytes.append(byte)
+                    index = next
+                }
+                values.append(.blob(bytes))
+            default: return nil
+            }
+        }
+        self.init(position: position, orderSignature: signature, values: values)
+    }
+
+    /// Text with `%` and `.` percent-encoded, so the parts split cleanly.
+    private static func escape(_ string: String) -> String {
+        string.replacing("%", with: "%25").replacing(".", with: "%2E")
+    }
+
+    private static func unescape(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,228 @@
+import Cellar
+import MicroHTTP
+import TableKit
+
+/// What a request asks of a table, checked against its schema and turned into SQL: filters,
+/// search and order from the query string, as bound values and quoted identifiers. No SQL text
+/// comes from the URL; a name that is not a column or a value that does not parse is a 400.
+struct TableQuery {
+    /// One term of the order: a column of the selection, ascending or descending. NULL is the
+    /// smallest value (SQLite's own order): first ascending, last descending.
+    struct OrderTerm: Equatable {
+        var column: Int
+        var expression: String
+        var ascending: Bool
+        var notNull: Bool
+    }
+
+    let list: TableList
+    /// `WHERE` conditions, ANDed, with their values in order.
+    private(set) var conditions: [String] = []
+    private(set) var bindings: [DatabaseValue] = []
+    private(set) var order: [OrderTerm] = []
+
+    /// The filter operators a parameter may end with.
+    static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "isnull"]
+
+    init(list: TableList, context: ListContext) throws(HTTPError) {
+        self.list = list
+        for filter in context.filters { try addFilter(name: filter.name, value: filter.value) }
+        if let term = context.searchTerm { try addSearch(term) }
+        try setOrder(context.sort)
+    }
+
+    /// A hash of the order's terms, which a cursor carries so it is read only under its own order.
+    var orderSignature: UInt64 {
+        var hash = StableHash()
+        for term in order {
+            hash.combine(term.expression)
+            hash.combine(term.ascending ? "asc" : "desc")
+        }
+        return hash.value
+    }
+
+    // MARK: Filters
+
+    private mutating func addFilter(name: String, value: String) throws(HTTPError) {
+        var columnName = name
+        var operation = "exact"
+        if list.columnIndex(named: name) == nil, let separator = name.ranges(of: "__").last {
+            columnName = String(name[..<separator.lowerBound])
+            operation = String(name[separator.upperBound...])
+        }
+        guard let column = list.columnIndex(named: columnName) else {
+            throw HTTPError.badRequest(
+                "Unknown parameter “\(Self.shown(name))”. \(list.title) filters by its columns (name=value, or name__op=value with op one of \(Self.operators.joined(separator: ", "))): \(list.columnNames); and takes limit, offset, cursor, sort, q.")
+        }
+        guard Self.operators.contains(operation) else {
+            throw HTTPError.badRequest(
+                "Unknown filter “__\(Self.shown(operation))” on \(columnName): use one of \(Self.operators.map { "__" + $0 }.joined(separator: ", ")).")
+        }
+        let expression = list.quotedName + "." + quotedIdentifier(columnName)
+        let schema = list.columns[column]
+        switch operation {
+        case "isnull":
+            switch value {
+            case "1", "true": conditions.append("\(expression) IS NULL")
+            case "0", "false": conditions.append("\(expression) IS NOT NULL")
+            default: throw HTTPError.badRequest("\(columnName)__isnull takes 1 or 0 (got “\(Self.shown(value))”).")
+            }
+        case "contains":
+            conditions.append("instr(\(expression), ?) > 0")
+            bindings.append(.text(value))
+        default:
+            let comparison = ["exact": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="
+            conditions.append("\(expression) \(comparison) ?")
+            bindings.append(try Self.parse(value, for: schema))
+        }
+    }
+
+    /// A filter's value read by the column's declared type.
+    static func parse(_ value: String, for column: ColumnSchema) throws(HTTPError) -> DatabaseValue {
+        switch column.affinity {
+        case .integer:
+            if let integer = Int64(value) { return .integer(integer) }
+            throw HTTPError.badRequest("\(column.name) holds integers: “\(shown(value))” is not one.")
+        case .real:
+            if let real = Double(value), real.isFinite { return .real(real) }
+            throw HTTPError.badRequest("\(column.name) holds numbers: “\(shown(value))” is not one.")
+        case .numeric:
+            if let integer = Int64(value) { return .integer(integer) }
+            if let real = Double(value), real.isFinite { return .real(real) }
+            throw HTTPError.badRequest("\(column.name) holds numbers: “\(shown(value))” is not one.")
+        case .text, .blob:
+            return .text(value)
+        }
+    }
+
+    // MARK: Search
+
+    private mutating func addSearch(_ term: String) throws(HTTPError) {
+        guard let index = list.schema.searchIndex else {
+            throw HTTPError.badRequest("\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
+        }
+        // Each word quoted: the words are searched for as written, never read as FTS5 syntax.
+        let words = term.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+        guard !words.isEmpty else { return }
+        // `rowid` unquoted: quoted, a name no column has would be read as a string.
+        let rowID = list.quotedName + "." + (index.contentRowID.lowercased() == "rowid" ? "rowid" : quotedIdentifier(index.contentRowID))
+        let searchTable = quotedIdentifier(index.table)
+        conditions.append("\(rowID) IN (SELECT rowid FROM \(searchTable) WHERE \(searchTable) MATCH ?)")
+        bindings.append(.text(words.joined(separator: " ")))
+    }
+
+    // MARK: Order
+
+    private mutating func setOrder(_ keys: [SortKey]) throws(HTTPError) {
+        var terms: [OrderTerm] = []
+        for key in keys {
+            guard let column = list.columnIndex(named: key.name) else {
+                throw HTTPError.badRequest(
+                    "Cannot sort by “\(Self.shown(key.name))”: \(list.title) sorts by its columns (sort=name ascending, sort=-name descending): \(list.columnNames).")
+            }
+            guard !terms.contains(where: { $0.column == column }) else { continue }
+            terms.append(
+                OrderTerm(
+                    column: column, expression: list.quotedName + "." + quotedIdentifier(key.name), ascending: key.ascending,
+                    notNull: list.columns[column].notNull))
+        }
+        // Ties are broken by the key, so every row has one place and keyset pages meet exactly.
+        for (column, expression) in zip(list.keyColumns, list.keyExpressions) where !terms.contains(where: { $0.column == column }) {
+            terms.append(OrderTerm(column: column, expression: expression, ascending: true, notNull: true))
+        }
+        order = terms
+    }
+
+    /// `ORDER BY …` for the order, or nothing for a view asked for no order.
+    private var orderClause: String {
+        guard !order.isEmpty else { return "" }
+        return " ORDER BY " + order.map { $0.expression + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
+    }
+
+    private func whereClause(_ extra: [String]) -> String {
+        let all = conditions + extra
+        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+    }
+
+    // MARK: SQL
+
+    /// The SELECT for a page: after the cursor's row when there is one (keyset), else from `offset`.
+    /// It asks for one row more than `limit`, to learn whether a next page exists.
+    func pageSQL(after cursor: ListCursor?, offset: Int, limit: Int) -> (sql: String, bindings: [DatabaseValue]) {
+        var extra: [String] = []
+        var values = bindings
+        if let cursor {
+            let (condition, conditionValues) = keysetCondition(after: cursor.values)
+            extra.append(condition)
+            values += conditionValues
+        }
+        var sql = "SELECT \(list.selection) FROM \(list.quotedName)\(whereClause(extra))\(orderClause) LIMIT ?"
+        values.append(.integer(Int64(limit) + 1))
+        if cursor == nil && offset > 0 {
+            sql += " OFFSET ?"
+            values.append(.integer(Int64(offset)))
+        }
+        return (sql, values)
+    }
+
+    /// The rows after `last` in the order: for each term, the rows equal on the terms before it
+    /// and after it on this one. NULL is the smallest value, so "after NULL" ascending is every
+    /// non-NULL value, and descending the NULLs come after every value.
+    func keysetCondition(after last: [DatabaseValue]) -> (String, [DatabaseValue]) {
+        var alternatives: [String] = []
+        var values: [DatabaseValue] = []
+        for (index, term) in order.enumerated() {
+            var parts: [String] = []
+            var partValues: [DatabaseValue] = []
+            for (previous, value) in zip(order[..<index], last) {
+                parts.append("\(previous.expression) IS ?")
+                partValues.append(value)
+            }
+            let value = last[index]
+            switch (term.ascending, value) {
+            case (true, .null):
+                parts.append("\(term.expression) IS NOT NULL")
+            case (true, _):
+                parts.append("\(term.expression) > ?")
+                partValues.append(value)
+            case (false, .null):
+                continue  // nothing sorts after NULL descending
+            case (false, _):
+                parts.append(term.notNull ? "\(term.expression) < ?" : "(\(term.expression) < ? OR \(term.expression) IS NULL)")
+                partValues.append(value)
+            }
+            alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+            values += partValues
+        }
+        guard !alternatives.isEmpty else { return ("0", []) }
+        var condition = "(" + alternatives.joined(separator: " OR ") + ")"
+        // The first term's bound, stated alone too, lets SQLite seek an index on it instead of
+        // testing the alternatives row by row from the start.
+        if let first = order.first, let value = last.first, value != .null {
+            if first.ascending {
+                condition = "\(first.expression) >= ? AND " + condition
+                values.insert(value, at: 0)
+            } else if first.notNull {
+                condition = "\(first.expression) <= ? AND " + condition
+                values.insert(value, at: 0)
+            }
+        }
+        return (condition, values)
+    }
+
+    /// The SELECT that counts the rows the filters keep, stopping at `cap` + 1.
+    func countSQL(cap: Int) -> (sql: String, bindings: [DatabaseValue]) {
+        ("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([])) LIMIT ?)", bindings + [.integer(Int64(cap) + 1)])
+    }
+
+    /// The SELECT for one row by its key.
+    func rowSQL() -> String {
+        let conditions = list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
+        return "SELECT \(list.selection) FROM \(list.quotedName) WHERE \(conditions)"
+    }
+
+    /// A value shown in a message: at most 80 characters.
+    static func shown(_ value: String) -> String {
+        value.count > 80 ? String(value.prefix(80)) + "…" : value
+    }
+}

@@ -5,8 +5,8 @@ import TableKit
 extension App {
     /// Mounts every table and view of `database` as a list, and the index of lists at `/`.
     ///
-    /// A table is at `/{name}` (its name percent-encoded in links), its JSON at `/{name}.json`, a
-    /// row's detail at `/{name}/{key}`. A name that would shadow one of the server's own paths
+    /// A table is at `/{name}` (its name percent-encoded in links), its JSON at `/{name}.json`,
+    /// every row its query selects as CSV at `/{name}.csv`, a row's detail at `/{name}/{key}`. A name that would shadow one of the server's own paths
     /// (`static`, `healthz`, `metrics`, `readyz`, `-`, `index.json`) or another list's JSON is at
     /// `/-/{name}`; a name with a `/`, or starting with `:` or `*`, is at `/-/x{hex of its UTF-8}`.
     /// The index links every list where it is.
@@ -34,6 +34,7 @@ extension App {
                     ? try SearchableDatabaseListController(list: list, database: database, context: context)
                     : try DatabaseListController(list: list, database: database, context: context)
             }
+            route(.get, path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
             mounted.append((table.name, path))
         }
         indexList(at: "/", title: indexTitle)

@@ -1,0 +1,114 @@
+import Cellar
+import MicroHTTP
+import TableKit
+
+/// `/{name}.csv`: every row the list's query selects — its filters, search and order, not its
+/// page — as CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they must be, NULL
+/// as an empty field, blobs in base64).
+///
+/// Rows are read in keyset batches, each its own short read within the query time limit, and
+/// written a batch per part of the response: memory stays at one batch whatever the row count,
+/// and no connection is held while a slow client takes its time.
+final class CSVStream: ResponseBodyProducer {
+    private let list: TableList
+    private let database: Database
+    private let query: TableQuery
+    private let batchSize: Int
+    private var rows: FetchedRows
+    private var cursor: ListCursor?
+    private var offset = 0
+    private var finished = false
+    private var headerWritten = false
+
+    /// Checks the request's parameters and reads the first batch, so that a bad parameter or a
+    /// query over the time limit is answered with its status before any byte is sent.
+    init(list: TableList, database: Database, request: Request, batchSize: Int = 1000) throws {
+        self.list = list
+        self.database = database
+        self.batchSize = batchSize
+        let context = ListContext(request: request, listPath: list.path, page: PageRequest(firstOf: .keyset()))
+        query = try TableQuery(list: list, context: context)
+        rows = FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0))
+        try fetchBatch()
+    }
+
+    static func response(list: TableList, database: Database, request: Request) throws -> Response {
+        let stream = try CSVStream(list: list, database: database, request: request)
+        return Response(
+            status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-cache"], body: .stream(stream))
+    }
+
+    private func fetchBatch() throws {
+        rows = FetchedRows(columnCount: rows.columnCount)
+        let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: batchSize)
+        try database.read { connection in
+            let statement = try connection.statement(sql)
+            try statement.bind(values)
+            while try statement.step() { rows.append(from: statement) }
+            statement.reset()
+        }
+        if rows.count > batchSize {
+            rows.removeLastRow()
+        } else {
+            finished = true
+        }
+        if let last = rows.count > 0 ? rows.count - 1 : nil {
+            if list.hasKey {
+                cursor = ListCursor(
+                    position: 0, orderSignature: query.orderSignature,
+                    values: query.order.map { rows.databaseValue(row: last, column: $0.column) })
+            } else {
+                offset += rows.count
+            }
+        }
+    }
+
+    func produce(into buffer: inout [UInt8]) throws -> Bool {
+        if headerWritten {
+            try fetchBatch()
+        } else {
+            headerWritten = true
+            for (index, column) in list.columns.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                Self.appendField(Array(column.name.utf8), to: &buffer)
+            }
+            buffer.append(contentsOf: [13, 10])
+        }
+        writeRows(into: &buffer)
+        return !finished
+    }
+
+    private func writeRows(into buffer: inout [UInt8]) {
+        for row in 0..<rows.count {
+            for column in list.columns.indices {
+                if column > 0 { buffer.append(UInt8(ascii: ",")) }
+                switch rows.value(row: row, column: column) {
+                case .null: break
+                case .integer(let integer): buffer.append(contentsOf: String(integer).utf8)
+                case .real(let real): buffer.append(contentsOf: DatabaseValue.text(for: real).utf8)
+                case .text(let range): rows.withBytes(range) { Self.appendField($0, to: &buffer) }
+                case .blob(let range): buffer.append(contentsOf: rows.withBytes(range) { DatabaseListController.base64($0) }.utf8)
+                }
+            }
+            buffer.append(contentsOf: [13, 10])
+        }
+    }
+
+    /// A text field: as it is, or in double quotes (inner ones doubled) when it holds a comma, a
+    /// quote, a line break, or starts or ends with a space.
+    static func appendField<Bytes: BidirectionalCollection>(_ bytes: Bytes, to buffer: inout [UInt8]) where Bytes.Element == UInt8 {
+        let needsQuotes =
+            bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+            || bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
+        guard needsQuotes else {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            buffer.append(byte)
+            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

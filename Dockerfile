@@ -4,6 +4,7 @@
 # debian:bookworm-slim with libmicrohttpd12 and nothing else.
 #
 #   docker build -t cellar . && docker run -p 8080:8080 cellar
+#   docker run -v "$PWD/data:/data:ro" -p 8080:8080 cellar serve --database /data/my.db
 #
 # Debian 12 (bookworm) because it ships libmicrohttpd 0.9.75, the version the server is
 # written and tested against (Ubuntu noble ships 1.0.x under another package name). The
@@ -15,8 +16,7 @@
 FROM swift:6.3-bookworm AS build
 
 # Unpinned on purpose: the build stage takes Debian's current security updates. libsqlite3-dev
-# is for the CellarDatabase target, which the cellar binary does not link yet: the runtime stage
-# has no libsqlite3-0 until it does (Tests/ops/run.sh checks the runtime's libraries).
+# is for `cellar serve --database` (CellarDatabase); the runtime stage has libsqlite3-0.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
@@ -42,10 +42,10 @@ RUN swift build -c release --static-swift-stdlib --product cellar \
 FROM debian:bookworm-slim
 
 # Unpinned on purpose: the runtime takes Debian's current security updates for
-# libmicrohttpd12 and GnuTLS on every build.
+# libmicrohttpd12, GnuTLS and SQLite on every build.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 cellar \
     && useradd --system --uid 10001 --gid cellar --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin cellar

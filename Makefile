@@ -7,6 +7,7 @@ SHELL := /bin/bash
 
 HOST ?= 127.0.0.1
 PORT ?= 8080
+ARGS ?=
 SWIFT ?= swift
 PYTHON ?= python3
 SANITIZERS ?= thread address
@@ -36,8 +37,8 @@ build: deps ## Debug build
 release: deps ## Release build (.build/release/cellar)
 	$(SWIFT) build -c release
 
-run: release ## Build and serve the showcase on http://$(HOST):$(PORT)
-	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve
+run: release ## Build and serve the showcase on http://$(HOST):$(PORT) (ARGS="--database my.db" serves a SQLite file)
+	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve $(ARGS)
 
 test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, sanitizers, fuzz smoke
 	$(MAKE) test-swift

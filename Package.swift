@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libmicrohttpd, with prefixed non-variadic wrappers in shim.h. Only MicroHTTP imports it.
@@ -60,7 +61,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Read-only SQLite: connections, statements, deadlines, the pool and the schema; knows nothing of HTTP.
-        .target(name: "CellarDatabase", dependencies: ["CSQLite", "TableKit", "MicroHTTP", "Cellar"], swiftSettings: strictSettings),
+        .target(
+            name: "CellarDatabase",
+            dependencies: ["CSQLite", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "TableKit"], swiftSettings: strictSettings),
         // The showcase server: `App.run` with the showcase's lists.

@@ -66,6 +66,10 @@ public final class App {
     public var databasePath: String?
     /// The query time limit named on the command line (`--query-time-limit`), in seconds, if any.
     public var databaseTimeLimit: Double?
+    /// The database's configuration file named on the command line (`--config`), if any.
+    public var databaseConfigurationPath: String?
+    /// A folder of prototype templates for the database's cell rules (`--templates`), if any.
+    public var databaseTemplatesPath: String?
     /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
     public var layout = PageLayout.standard
     private var index: (path: String, title: String)?

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Cellar
 import MicroHTTP
 import TableKit
@@ -6,39 +7,80 @@ extension App {
     /// Mounts every table and view of `database` as a list, and the index of lists at `/`.
     ///
     /// A table is at `/{name}` (its name percent-encoded in links), its JSON at `/{name}.json`,
-    /// every row its query selects as CSV at `/{name}.csv`, a row's detail at `/{name}/{key}`. A name that would shadow one of the server's own paths
-    /// (`static`, `healthz`, `metrics`, `readyz`, `-`, `index.json`) or another list's JSON is at
-    /// `/-/{name}`; a name with a `/`, or starting with `:` or `*`, is at `/-/x{hex of its UTF-8}`.
-    /// The index links every list where it is.
+    /// every row its query selects as CSV at `/{name}.csv`, a row's detail at `/{name}/{key}`.
+    /// A name that would shadow one of the server's own paths (`static`, `healthz`, `metrics`,
+    /// `readyz`, `-`, `index.json`) or another list's JSON is at `/-/{name}`; a name with a `/`, or
+    /// starting with `:` or `*`, is at `/-/x{hex of its UTF-8}`. The index links every list where it is.
     ///
+    /// - Parameters:
+    ///   - prefix: a path the lists go under (`/shop` → `/shop/items`); with one, no index is
+    ///     mounted (the app's own index, if any, lists them).
+    ///   - configuration: titles, shown columns, labels, default order, page sizes, sections and
+    ///     cell rules per table; checked against the schema and the registered cells.
     /// - Returns: each table's name and the path it was mounted at.
+    /// - Throws: ``ConfigurationError`` for a configuration that names what is not there.
     @discardableResult
-    public func mount(_ database: Database, indexTitle: String = "Tables") throws -> [(table: String, path: String)] {
+    public func mount(
+        _ database: Database, at prefix: String = "", configuration: DatabaseConfiguration = DatabaseConfiguration(),
+        indexTitle: String = "Tables"
+    ) throws -> [(table: String, path: String)] {
         if !registry.isRegistered(DatabaseRowCell.reuseIdentifier) { try register(DatabaseRowCell.self) }
         let tables = database.schema.tables
         let names = Set(tables.map(\.name))
-        var paths: [String: String] = [:]
-        for table in tables { paths[table.name] = Self.listPath(for: table.name, among: names) }
-        var mounted: [(table: String, path: String)] = []
+        for name in configuration.tables.keys where !names.contains(name) {
+            throw configuration.error(
+                "tables." + name, "the database has no table or view “\(name)”; it has \(tables.map(\.name).joined(separator: ", "))")
+        }
+        var made: [TableList] = []
         for table in tables {
-            guard let path = paths[table.name] else { continue }
-            let list = TableList(schema: table, path: path, listPaths: paths)
-            let summary = try Self.summary(of: list, in: database)
+            let path = prefix + Self.listPath(for: table.name, among: names)
+            let list = try TableList(
+                schema: table, path: path, tableNames: names, configuration: configuration.tables[table.name], in: configuration)
+            if let rules = list.cellRules {
+                for identifier in Set(rules.when.values).union([rules.defaultCell]) where !registry.isRegistered(identifier) {
+                    throw configuration.error(
+                        "tables.\(table.name).cells",
+                        "no cell is registered as “\(identifier)”; the cells are \(registry.registeredIdentifiers.sorted().joined(separator: ", ")) (prototypes come from Public/prototypes/ or --templates)"
+                    )
+                }
+            }
+            made.append(list)
+        }
+        let lists = DatabaseLists(made)
+        var mounted: [(table: String, path: String)] = []
+        for list in made {
+            let summary = try list.description ?? Self.summary(of: list, in: database)
             let searchable = list.isSearchable
             self.list(
-                path, title: table.name, summary: summary,
-                paging: .keyset(defaultLimit: database.options.defaultLimit, maxLimit: database.options.maxLimit),
+                list.path, title: list.title, summary: summary,
+                paging: .keyset(defaultLimit: list.pageSize ?? database.options.defaultLimit, maxLimit: database.options.maxLimit),
                 hasDetail: list.hasKey
             ) { context in
                 searchable
-                    ? try SearchableDatabaseListController(list: list, database: database, context: context)
-                    : try DatabaseListController(list: list, database: database, context: context)
+                    ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context)
+                    : try DatabaseListController(list: list, lists: lists, database: database, context: context)
             }
-            route(.get, path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
-            mounted.append((table.name, path))
+            route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
+            mounted.append((list.schema.name, list.path))
         }
-        indexList(at: "/", title: indexTitle)
+        if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
         return mounted
+    }
+
+    /// Mounts the database `--database` named, with the configuration `--config` named or the one
+    /// beside the database (`shop.db` → `shop.yaml` or `shop.yml`), and the templates `--templates`
+    /// names. Does nothing when no database was named.
+    public func mountDatabaseFromCommandLine() throws {
+        guard let path = databasePath else { return }
+        var options = DatabaseOptions()
+        if let limit = databaseTimeLimit { options.timeLimit = limit }
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: publicDirectory + "/prototypes", isDirectory: &isFolder), isFolder {
+            try registerPrototypes()
+        }
+        if let templates = databaseTemplatesPath { try registry.registerPrototypes(in: templates) }
+        let database = try Database(path: path, options: options)
+        try mount(database, configuration: try DatabaseConfiguration.load(named: databaseConfigurationPath, besideDatabase: path))
     }
 
     /// Paths the server answers itself, which no table may take.

@@ -11,6 +11,7 @@ import TableKit
 /// that names an `offset`, pages by offset.
 public class DatabaseListController: FetchedPageController, JSONItemWriting {
     let list: TableList
+    let lists: DatabaseLists
     let database: Database
     let context: ListContext
     let query: TableQuery
@@ -22,9 +23,14 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     private(set) var rows: FetchedRows
     private var hasNextPage = false
     private var count = CountCache.Count(rows: 0, isExact: true)
+    /// The page's sections when rows are grouped: each one's rows and its value; one section otherwise.
+    private var sections: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
+    /// Foreign keys' labels: for each linking column, the label of each referenced key on the page.
+    private var linkLabels: [Int: [DatabaseValue: String]] = [:]
 
-    init(list: TableList, database: Database, context: ListContext) throws {
+    init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext) throws {
         self.list = list
+        self.lists = lists
         self.database = database
         self.context = context
         query = try TableQuery(list: list, context: context)
@@ -64,7 +70,9 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             statement.reset()
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
-            count = try countRows(connection)
+            count = try countRows(query.countSQL(cap: database.options.countLimit), connection)
+            try groupSections(connection)
+            try fetchLinkLabels(connection)
         }
     }
 
@@ -75,22 +83,76 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             try statement.bind(key)
             if try statement.step() { rows.append(from: statement) }
             statement.reset()
+            try fetchLinkLabels(connection)
         }
+        sections = [(0..<rows.count, .null, count)]
     }
 
-    /// The rows the filters keep, counted up to the limit, or taken from the cache at this version.
-    private func countRows(_ connection: SQLiteConnection) throws -> CountCache.Count {
-        let (sql, values) = query.countSQL(cap: database.options.countLimit)
-        let key = sql + "\u{0}" + values.map { "\($0)" }.joined(separator: "\u{0}")
+    /// Counts the rows a count query keeps, up to the count limit, or takes the count from the
+    /// cache at this version.
+    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: SQLiteConnection) throws
+        -> CountCache.Count
+    {
+        let key = counting.sql + "\u{0}" + counting.bindings.map { "\($0)" }.joined(separator: "\u{0}")
         let version = contentVersion ?? ""
         if let known = database.counts.count(for: key, version: version) { return known }
-        let statement = try connection.statement(sql)
-        try statement.bind(values)
+        let statement = try connection.statement(counting.sql)
+        try statement.bind(counting.bindings)
         let counted = try statement.step() ? Int(statement.int64(0)) : 0
         statement.reset()
-        let result = CountCache.Count(rows: min(counted, database.options.countLimit), isExact: counted <= database.options.countLimit)
+        let cap = database.options.countLimit
+        let result = CountCache.Count(rows: min(counted, cap), isExact: counted <= cap)
         database.counts.store(result, for: key, version: version)
         return result
+    }
+
+    /// Splits the page into sections, one per run of equal values of the section column, each
+    /// counted in the whole list.
+    private func groupSections(_ connection: SQLiteConnection) throws {
+        guard let column = list.sectionColumn, rows.count > 0 else {
+            sections = [(0..<rows.count, .null, count)]
+            return
+        }
+        var result: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
+        var start = 0
+        var value = rows.databaseValue(row: 0, column: column)
+        for row in 1...rows.count {
+            let next: DatabaseValue? = row < rows.count ? rows.databaseValue(row: row, column: column) : Optional.none
+            if next != value {
+                let counted = try countRows(query.countSQL(cap: database.options.countLimit, column: column, value: value), connection)
+                result.append((start..<row, value, counted))
+                if let next { value = next }
+                start = row
+            }
+        }
+        sections = result
+    }
+
+    /// Looks up the label of every row a foreign key on the page references: one query per
+    /// linking column, for the keys on the page.
+    private func fetchLinkLabels(_ connection: SQLiteConnection) throws {
+        for (column, table) in list.links where list.shownColumns.contains(column) || context.rowIdentifier != nil {
+            guard let target = lists.byName[table], target.hasLabelOfItsOwn else { continue }
+            var keys = Set<DatabaseValue>()
+            for row in 0..<rows.count {
+                let value = rows.databaseValue(row: row, column: column)
+                if value != .null { keys.insert(value) }
+            }
+            guard !keys.isEmpty else { continue }
+            let keyList = Array(keys)
+            let keyExpression = target.keyExpressions[0]
+            let titleExpression = target.quotedName + "." + quotedIdentifier(target.columns[target.titleColumn].name)
+            let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
+            let statement = try connection.statement(
+                "SELECT \(keyExpression), \(titleExpression) FROM \(target.quotedName) WHERE \(keyExpression) IN (\(placeholders))")
+            try statement.bind(keyList)
+            var labels: [DatabaseValue: String] = [:]
+            while try statement.step() {
+                if let label = statement.text(1) { labels[statement.value(0)] = label }
+            }
+            statement.reset()
+            linkLabels[column] = labels
+        }
     }
 
     public var fetchedPage: FetchedPage {
@@ -120,14 +182,39 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     // MARK: The table
 
     public var title: String { list.title }
-    public func numberOfRows(inSection section: Int) -> Int { rows.count }
+    public var numberOfSections: Int { max(sections.count, 1) }
+    public func numberOfRows(inSection section: Int) -> Int { section < sections.count ? sections[section].rows.count : 0 }
+
+    /// The row of ``rows`` at `indexPath`.
+    func flatRow(_ indexPath: IndexPath) -> Int {
+        indexPath.section < sections.count ? sections[indexPath.section].rows.lowerBound + indexPath.row : indexPath.row
+    }
+
+    public func titleForHeader(inSection section: Int) -> String? {
+        guard let column = list.sectionColumn, section < sections.count, !sections[section].rows.isEmpty else { return nil }
+        switch sections[section].value {
+        case .null: return "\(list.labels[column]): none"
+        case .text(let text): return text
+        case .integer(let integer): return linkLabels[column]?[.integer(integer)] ?? "\(list.labels[column]) \(integer)"
+        case .real(let real): return "\(list.labels[column]) \(DatabaseValue.text(for: real))"
+        case .blob(let bytes): return "\(list.labels[column]): \(bytes.count)-byte blob"
+        }
+    }
+
+    public func titleForFooter(inSection section: Int) -> String? {
+        guard list.sectionColumn != nil, section < sections.count, !sections[section].rows.isEmpty else { return nil }
+        let counted = sections[section].count
+        let number = counted.rows.formatted()
+        return counted.isExact ? (counted.rows == 1 ? "1 row" : "\(number) rows") : "at least \(number) rows"
+    }
 
     public func identifier(forRowAt indexPath: IndexPath) -> String {
-        guard list.hasKey else { return String((cursor?.position ?? offset) + indexPath.row + 1) }
-        if list.keyColumns.count == 1 { return rows.string(row: indexPath.row, column: list.keyColumns[0]) ?? "" }
+        let row = flatRow(indexPath)
+        guard list.hasKey else { return String((cursor?.position ?? offset) + row + 1) }
+        if list.keyColumns.count == 1 { return rows.string(row: row, column: list.keyColumns[0]) ?? "" }
         // Compound keys: each part with `%` and `,` encoded, joined by commas.
         return list.keyColumns.map { column in
-            (rows.string(row: indexPath.row, column: column) ?? "").replacing("%", with: "%25").replacing(",", with: "%2C")
+            (rows.string(row: row, column: column) ?? "").replacing("%", with: "%25").replacing(",", with: "%2C")
         }.joined(separator: ",")
     }
 
@@ -135,44 +222,70 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         rows.count == 1 && context.rowIdentifier == identifier ? IndexPath(row: 0, section: 0) : nil
     }
 
-    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
-        DataCellProvider(
-            for: indexPath, cell: DatabaseRowCell.self, data: DatabaseRow(controller: self, row: indexPath.row), registerCell: false)
+    /// The cell a row gets: the configured rule's, or ``DatabaseRowCell``.
+    func cellIdentifier(row: Int) -> String {
+        guard let rules = list.cellRules else { return DatabaseRowCell.reuseIdentifier }
+        return list.cellIdentifier(forValue: rows.string(row: row, column: rules.column))
     }
 
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { DatabaseRowCell.reuseIdentifier }
+    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        let row = DatabaseRow(controller: self, row: flatRow(indexPath))
+        let identifier = cellIdentifier(row: row.row)
+        if identifier == DatabaseRowCell.reuseIdentifier {
+            return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
+        }
+        return DataCellProvider(prototype: identifier, for: indexPath, data: row)
+    }
+
+    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { cellIdentifier(row: flatRow(indexPath)) }
 
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
-        let row = indexPath.row
+        let row = flatRow(indexPath)
         let fields = list.columns.indices.map { column in
-            RowDetail.Field(
-                list.columns[column].name, rows.string(row: row, column: column) ?? "NULL",
-                link: link(row: row, column: column))
+            RowDetail.Field(list.labels[column], text(row: row, column: column), link: link(row: row, column: column))
         }
         return RowDetail(title: rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields)
     }
 
+    /// A value as a row shows it: a foreign key by its row's label, NULL as `NULL`.
+    func text(row: Int, column: Int) -> String {
+        if let labels = linkLabels[column], let label = labels[rows.databaseValue(row: row, column: column)] { return label }
+        return rows.string(row: row, column: column) ?? "NULL"
+    }
+
+    /// The label of the row a foreign key's value references, when it has one.
+    func linkLabel(row: Int, column: Int) -> String? {
+        guard let labels = linkLabels[column] else { return nil }
+        return labels[rows.databaseValue(row: row, column: column)]
+    }
+
     /// The detail a foreign key's value leads to, or nil.
     func link(row: Int, column: Int) -> String? {
-        guard let target = list.links[column], let value = rows.string(row: row, column: column) else { return nil }
-        return ListRoute.percentEncodedPath(target) + "/" + Self.percentEncodedSegment(value)
+        guard let table = list.links[column], let target = lists.byName[table], target.hasKey,
+            let value = rows.string(row: row, column: column)
+        else { return nil }
+        return ListRoute.percentEncodedPath(target.path) + "/" + Self.percentEncodedSegment(value)
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
-        DatabaseRowItem(names: list.columns.map(\.name), values: list.columns.indices.map { rows.databaseValue(row: indexPath.row, column: $0) })
+        let row = flatRow(indexPath)
+        return DatabaseRowItem(names: list.columns.map(\.name), values: list.columns.indices.map { rows.databaseValue(row: row, column: $0) })
     }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
+        let row = flatRow(indexPath)
         json.raw("{")
         for column in list.columns.indices {
             if column > 0 { json.raw(",") }
             json.key(list.columns[column].name)
-            switch rows.value(row: indexPath.row, column: column) {
+            switch rows.value(row: row, column: column) {
             case .null: json.null()
             case .integer(let integer): json.number(Int(integer))
             case .real(let real): json.number(real)
             case .text(let range): rows.withBytes(range) { json.string(utf8: $0) }
-            case .blob(let range): json.string(after: "{\"$base64\":", rows.withBytes(range) { Self.base64($0) }); json.raw("}")
+            case .blob(let range):
+                json.string(after: "{\"$base64\":", rows.withBytes(range) { Self.base64($0) })
+                json.raw("}")
             }
         }
         json.raw("}")

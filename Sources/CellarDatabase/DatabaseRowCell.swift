@@ -1,9 +1,23 @@
 import TableKit
 
 /// One row of a database list, as a cell's data: the controller that fetched it and its place.
-public struct DatabaseRow {
+///
+/// A prototype template reads its columns by name (`{{title}}`, `{{price}}`): text as text,
+/// integers as numbers, NULL as missing (so `{{#discount}}…{{/discount}}` shows only when there is
+/// one), and a foreign key as its row's label.
+public struct DatabaseRow: PrototypeData {
     let controller: DatabaseListController
     let row: Int
+
+    public func prototypeValue(forKey key: String) -> PrototypeValue {
+        guard let column = controller.list.columnIndex(named: key) else { return .missing }
+        if let label = controller.linkLabel(row: row, column: column) { return .text(label) }
+        switch controller.rows.value(row: row, column: column) {
+        case .null: return .missing
+        case .integer(let integer): return .number(Int(integer))
+        default: return controller.rows.string(row: row, column: column).map { .text($0) } ?? .missing
+        }
+    }
 }
 
 /// The cell every database row gets unless configured otherwise: the title column's value as the
@@ -31,10 +45,11 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
         html.raw("<span class=\"cell-title\">")
         Self.writeValue(rows.value(row: data.row, column: list.titleColumn), of: rows, into: &html)
         html.raw("</span></a><dl class=\"fields\">")
-        for column in list.columns.indices where column != list.titleColumn {
+        for column in list.shownColumns where column != list.titleColumn {
             html.unsafeRaw(list.fieldOpenings[column])
             let value = rows.value(row: data.row, column: column)
-            switch value {
+            let label = controller.linkLabel(row: data.row, column: column)
+            switch label == nil ? value : .text(0..<0) {
             case .null: html.raw(" class=\"null\">")
             case .integer, .real: html.raw(" class=\"num\">")
             case .text, .blob: html.raw(">")
@@ -43,7 +58,11 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
                 html.raw("<a")
                 html.attribute("href", link)
                 html.raw(">")
-                Self.writeValue(value, of: rows, into: &html)
+                if let label {
+                    html.text(label)
+                } else {
+                    Self.writeValue(value, of: rows, into: &html)
+                }
                 html.raw("</a>")
             } else {
                 Self.writeValue(value, of: rows, into: &html)

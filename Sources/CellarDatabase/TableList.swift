@@ -1,14 +1,22 @@
+import Cellar
 import TableKit
 
-/// One table or view served as a list: its columns, the SQL that reads its rows, and what its
-/// rows show and link to. Made once when the database is mounted.
+/// One table or view served as a list: its columns, the SQL that reads its rows, and how its rows
+/// are shown — from the schema, and from the configuration where it says more. Made once when the
+/// database is mounted.
 final class TableList: Sendable {
     let schema: TableSchema
     /// The list's route path, as routes match it (decoded: `/my table`).
     let path: String
     let title: String
-    /// The table's columns, in order: what a row shows and its JSON item holds.
+    /// A line about the list, for its page and the index.
+    let description: String?
+    /// The table's columns, in order: what a row's JSON item holds.
     var columns: [ColumnSchema] { schema.columns }
+    /// The columns a row shows, in order (all of them unless configured).
+    let shownColumns: [Int]
+    /// Each column's label: its name unless configured.
+    let labels: [String]
     /// What every query selects: each column, then the rowid when it is the key.
     let selection: String
     /// `"table"`, quoted.
@@ -17,20 +25,41 @@ final class TableList: Sendable {
     let keyColumns: [Int]
     /// The key's SQL expressions (`"t"."id"`, or `"t".rowid`).
     let keyExpressions: [String]
-    /// The column whose value titles a row.
+    /// The column whose value titles a row, and labels the links that lead to it.
     let titleColumn: Int
-    /// Columns that reference another list's rows: the link's target list path.
+    /// Columns that reference another table's rows: that table's name.
     let links: [Int: String]
-    /// Each column's field up to its value's tag, escaped once: `<div><dt>name</dt><dd`.
+    /// The order when the request names none (`sort=` keys).
+    let defaultSort: [SortKey]
+    /// Rows on a page when the request names no limit.
+    let pageSize: Int?
+    /// The column rows are grouped by, one section per value on the page.
+    let sectionColumn: Int?
+    /// The cell each row gets, by one column's value.
+    let cellRules: (column: Int, when: [String: String], defaultCell: String)?
+    /// Each column's field up to its value's tag, escaped once: `<div><dt>label</dt><dd`.
     let fieldOpenings: [String]
     /// Whether the table has a full-text index to search.
     var isSearchable: Bool { schema.searchIndex != nil }
     var hasKey: Bool { !keyColumns.isEmpty }
 
-    init(schema: TableSchema, path: String, listPaths: [String: String]) {
+    /// - Throws: ``ConfigurationError`` for a configured column the table does not have.
+    init(
+        schema: TableSchema, path: String, tableNames: Set<String>, configuration: DatabaseConfiguration.Table? = nil,
+        in file: DatabaseConfiguration = DatabaseConfiguration()
+    ) throws(ConfigurationError) {
         self.schema = schema
         self.path = path
-        title = schema.name
+        let key = "tables." + schema.name
+        func column(_ name: String, _ at: String) throws(ConfigurationError) -> Int {
+            guard let index = schema.columns.firstIndex(where: { $0.name == name }) else {
+                throw file.error(
+                    at, "\(schema.name) has no column “\(name)”; its columns are \(schema.columns.map(\.name).joined(separator: ", "))")
+            }
+            return index
+        }
+        title = configuration?.title ?? schema.name
+        description = configuration?.description
         let quotedName = quotedIdentifier(schema.name)
         self.quotedName = quotedName
         var expressions = schema.columns.map { quotedName + "." + quotedIdentifier($0.name) }
@@ -51,19 +80,46 @@ final class TableList: Sendable {
         selection = expressions.joined(separator: ", ")
         self.keyColumns = keyColumns
         self.keyExpressions = keyColumns.isEmpty ? [] : keyExpressions
-        titleColumn = Self.titleColumn(of: schema)
+
+        var shown = Array(schema.columns.indices)
+        if let names = configuration?.columns {
+            shown = []
+            for name in names { shown.append(try column(name, key + ".columns")) }
+        }
+        shownColumns = shown
+        var labels = schema.columns.map(\.name)
+        for (name, label) in configuration?.labels ?? [:] { labels[try column(name, key + ".labels." + name)] = label }
+        self.labels = labels
+        if let name = configuration?.labelColumn {
+            titleColumn = try column(name, key + ".label")
+        } else {
+            titleColumn = Self.titleColumn(of: schema)
+        }
+        var sort: [SortKey] = []
+        for name in configuration?.sort ?? [] {
+            let descending = name.hasPrefix("-")
+            let columnName = descending ? String(name.dropFirst()) : name
+            _ = try column(columnName, key + ".sort")
+            sort.append(SortKey(columnName, ascending: !descending))
+        }
+        defaultSort = sort
+        pageSize = configuration?.pageSize
+        sectionColumn = try configuration?.sections.map { name throws(ConfigurationError) in try column(name, key + ".sections") }
+        if let rules = configuration?.cells {
+            cellRules = (try column(rules.column, key + ".cells.column"), rules.when, rules.defaultCell ?? DatabaseRowCell.reuseIdentifier)
+        } else {
+            cellRules = nil
+        }
         var links: [Int: String] = [:]
-        for foreignKey in schema.foreignKeys where foreignKey.columns.count == 1 {
-            guard let column = schema.columns.firstIndex(where: { $0.name == foreignKey.columns[0] }),
-                let target = listPaths[foreignKey.referencedTable]
-            else { continue }
-            links[column] = target
+        for foreignKey in schema.foreignKeys where foreignKey.columns.count == 1 && tableNames.contains(foreignKey.referencedTable) {
+            guard let index = schema.columns.firstIndex(where: { $0.name == foreignKey.columns[0] }) else { continue }
+            links[index] = foreignKey.referencedTable
         }
         self.links = links
-        fieldOpenings = schema.columns.map { column in
+        fieldOpenings = labels.map { label in
             var html = HTMLWriter()
             html.raw("<div><dt>")
-            html.text(column.name)
+            html.text(label)
             html.raw("</dt><dd")
             return html.string
         }
@@ -82,6 +138,15 @@ final class TableList: Sendable {
         return 0
     }
 
+    /// Whether the title column says more than the key (a link labelled by it is worth a lookup).
+    var hasLabelOfItsOwn: Bool { keyColumns.count == 1 && keyColumns[0] != titleColumn }
+
+    /// The identifier of the cell a row gets when its rule column holds `value`.
+    func cellIdentifier(forValue value: String?) -> String {
+        guard let rules = cellRules else { return DatabaseRowCell.reuseIdentifier }
+        return value.flatMap { rules.when[$0] } ?? rules.defaultCell
+    }
+
     /// The column named `name` (a sort or filter parameter), by its exact name.
     func columnIndex(named name: String) -> Int? {
         schema.columns.firstIndex { $0.name == name }
@@ -92,5 +157,13 @@ final class TableList: Sendable {
         let names = schema.columns.map(\.name)
         let shown = names.prefix(40).joined(separator: ", ")
         return names.count > 40 ? shown + ", …" : shown
+    }
+}
+
+/// Every list of a mounted database, by table name: how a foreign key finds the list it links to.
+final class DatabaseLists: Sendable {
+    let byName: [String: TableList]
+    init(_ lists: [TableList]) {
+        byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -113,7 +113,12 @@ struct TableQuery {
 
     // MARK: Order
 
-    private mutating func setOrder(_ keys: [SortKey]) throws(HTTPError) {
+    private mutating func setOrder(_ requested: [SortKey]) throws(HTTPError) {
+        var keys = requested.isEmpty ? list.defaultSort : requested
+        // Grouped rows come in their sections' order first, so each section's rows are together.
+        if let section = list.sectionColumn, keys.first?.name != list.columns[section].name {
+            keys.insert(SortKey(list.columns[section].name, ascending: true), at: 0)
+        }
         var terms: [OrderTerm] = []
         for key in keys {
             guard let column = list.columnIndex(named: key.name) else {
@@ -213,6 +218,16 @@ struct TableQuery {
     /// The SELECT that counts the rows the filters keep, stopping at `cap` + 1.
     func countSQL(cap: Int) -> (sql: String, bindings: [DatabaseValue]) {
         ("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([])) LIMIT ?)", bindings + [.integer(Int64(cap) + 1)])
+    }
+
+    /// The SELECT that counts the rows the filters keep whose `column` holds a value (one section's
+    /// rows), stopping at `cap` + 1.
+    func countSQL(cap: Int, column: Int, value: DatabaseValue) -> (sql: String, bindings: [DatabaseValue]) {
+        let condition = "\(list.quotedName).\(quotedIdentifier(list.columns[column].name)) IS ?"
+        return (
+            "SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([condition])) LIMIT ?)",
+            bindings + [value, .integer(Int64(cap) + 1)]
+        )
     }
 
     /// The SELECT for one row by its key.

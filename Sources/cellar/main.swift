@@ -4,10 +4,8 @@ import CellarDatabase
 import Showcase
 
 App.run(version: "0.1.0") { app in
-    if let path = app.databasePath {
-        var options = DatabaseOptions()
-        if let limit = app.databaseTimeLimit { options.timeLimit = limit }
-        try app.mount(Database(path: path, options: options))
+    if app.databasePath != nil {
+        try app.mountDatabaseFromCommandLine()
     } else {
         try Showcase.install(in: app, hostilePayloads: try HostileListController.payloadsFromEnvironment())
     }

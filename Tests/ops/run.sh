@@ -53,8 +53,8 @@ dockerfile_has() { grep -qE -- "$1" Dockerfile; }
 check "Dockerfile builds on a Swift 6 bookworm image" dockerfile_has '^FROM swift:6[.0-9]*-bookworm AS build'
 check "Dockerfile builds with --static-swift-stdlib" dockerfile_has 'swift build -c release --static-swift-stdlib'
 check "Dockerfile runs on debian:bookworm-slim" dockerfile_has '^FROM debian:bookworm-slim'
-check "Dockerfile installs libmicrohttpd12 and nothing else in the runtime stage" \
-    dockerfile_has 'apt-get install -y --no-install-recommends libmicrohttpd12 *\\?$'
+check "Dockerfile installs libmicrohttpd12 and libsqlite3-0 and nothing else in the runtime stage" \
+    dockerfile_has 'apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 *\\?$'
 check "Dockerfile sets HOST=0.0.0.0, PORT=8080, CELLAR_PUBLIC=/app/Public" \
     bash -c "grep -qE 'HOST=0\.0\.0\.0' Dockerfile && grep -qE 'PORT=8080' Dockerfile && grep -qE 'CELLAR_PUBLIC=/app/Public' Dockerfile"
 grace_fits() { # the image's grace must end before docker stop's default SIGKILL at 10 s
@@ -124,22 +124,23 @@ size=$(stat -c %s "$binary")
 pass "static binary built: $binary, $((size / 1024 / 1024)) MiB ($size bytes) in ${timings[static build]} s"
 
 # ------------------------------------------------------------------------------ ldd allow-list
-section "shared libraries vs debian:bookworm-slim + libmicrohttpd12"
+section "shared libraries vs debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0"
 # What the runtime image provides, by soname, and the Debian package each comes from:
 #  in debian:bookworm-slim already (Priority: required, and apt's own dependencies):
 #    libc6 (libc, libm, libpthread, libdl, librt, libutil, ld-linux), libgcc-s1, libstdc++6
 #  brought by `apt-get install libmicrohttpd12` (its Depends, recursively, on bookworm):
 #    libmicrohttpd12 -> libgnutls30 -> libp11-kit0 (-> libffi8), libidn2-0 (-> libunistring2),
 #    libtasn1-6, libnettle8, libhogweed6, libgmp10
+#  brought by `apt-get install libsqlite3-0` (it depends on libc6 only): libsqlite3.so.0
 allowed_sonames=(
     linux-vdso.so.1 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1
     libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libutil.so.1
     libgcc_s.so.1 libstdc++.so.6
     libmicrohttpd.so.12 libgnutls.so.30 libp11-kit.so.0 libffi.so.8 libidn2.so.0 libunistring.so.2
-    libtasn1.so.6 libnettle.so.8 libhogweed.so.6 libgmp.so.10
+    libtasn1.so.6 libnettle.so.8 libhogweed.so.6 libgmp.so.10 libsqlite3.so.0
 )
 allowed_packages=(libc6 libgcc-s1 libstdc++6 libmicrohttpd12 libgnutls30 libp11-kit0 libffi8 libidn2-0 libunistring2
-    libtasn1-6 libnettle8 libhogweed6 libgmp10)
+    libtasn1-6 libnettle8 libhogweed6 libgmp10 libsqlite3-0)
 
 # ldd_check BINARY: prints "soname -> path [package]" per library, fails on anything not allowed.
 ldd_check() {
@@ -168,7 +169,7 @@ ldd_check() {
     return $bad
 }
 if ldd_check "$binary"; then
-    pass "ldd lists only what debian:bookworm-slim + libmicrohttpd12 provide"
+    pass "ldd lists only what debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0 provide"
 else
     fail "the static binary needs a library the runtime image does not have"
 fi
@@ -325,6 +326,57 @@ assert page["links"]["next"], page["links"]
 print("    %d rows of %d, next: %s" % (len(rows), page["meta"]["total"], page["links"]["next"]))'
 }
 check "GET /people.json parses as JSON with sections, rows, links and meta" json_check
+
+# database_rehearsal: `docker run -v "$PWD/data:/data:ro" … cellar serve --database /data/shop.db`,
+# rehearsed: a database in a read-only folder, served by the same binary as the same user.
+database_rehearsal() { # keeps $server naming the showcase's server, which later sections stop
+    local showcase=$server status=0
+    serve_database || status=$?
+    server=$showcase
+    return $status
+}
+serve_database() {
+    local data=$work/data db_port db_base
+    mkdir -p "$data"
+    "$python" - "$data/shop.db" <<'PY' || return 1
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("""
+CREATE TABLE makers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE tools (id INTEGER PRIMARY KEY, name TEXT, maker_id INTEGER REFERENCES makers(id), price REAL);
+INSERT INTO makers VALUES (1, 'Acme'), (2, 'Zenith <&>');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 250)
+INSERT INTO tools SELECT i, 'Tool ' || i, 1 + i % 2, i * 1.5 FROM n;
+""")
+db.commit()
+PY
+    chmod -R a-w "$data"
+    db_port=$(free_port)
+    start database "$db_port" serve --database "$data/shop.db"
+    ready "$db_port" || { cat "$artifacts/database.err"; return 1; }
+    db_base="http://127.0.0.1:$db_port"
+    curl -fsS "$db_base/" | grep -qF 'href="/tools"' || { echo "    the index does not link /tools"; return 1; }
+    curl -fsS "$db_base/tools.json?limit=100" | "$python" -c '
+import json, sys
+page = json.load(sys.stdin)
+rows = page["sections"][0]["rows"]
+assert len(rows) == 100 and rows[0]["item"] == {"id": 1, "name": "Tool 1", "maker_id": 2, "price": 1.5}, rows[0]
+assert "cursor=" in page["links"]["next"], page["links"]
+print("    /tools.json: %d rows, next %s" % (len(rows), page["links"]["next"][:60]))' || return 1
+    [ "$(curl -fsS "$db_base/tools.csv" | wc -l)" = 251 ] || { echo "    /tools.csv is not 250 rows and a header"; return 1; }
+    curl -fsS "$db_base/makers/2" | grep -qF 'Zenith &lt;&amp;&gt;' || { echo "    /makers/2 does not show its escaped name"; return 1; }
+    kill -TERM "$server" 2>/dev/null
+    wait_exit "$server" 10
+    [ "$exit_status" = 0 ] || { echo "    exit $exit_status after SIGTERM"; return 1; }
+}
+check "serve --database: a SQLite file in a read-only folder, as the unprivileged user (index, JSON, CSV, detail)" database_rehearsal
+missing_database() {
+    local out status=0
+    out=$(cd "$app" && env -i ./cellar serve --database /nonexistent/shop.db 2>&1) || status=$?
+    [ "$status" = 64 ] || { echo "    exit $status: $out"; return 1; }
+    grep -qF "/nonexistent/shop.db" <<<"$out" || { echo "    no path in: $out"; return 1; }
+}
+check "serve --database with a missing file stops with exit 64, naming the file" missing_database
 health_check() {
     local headers
     headers=$(curl -fsS -D - -o "$work/health" "$base/healthz") || return 1

@@ -77,6 +77,8 @@ struct Program {
         let app = App(publicDirectory: options.publicDirectory, siteName: siteName, logger: logger)
         app.databasePath = options.databasePath
         app.databaseTimeLimit = options.databaseTimeLimit
+        app.databaseConfigurationPath = options.configOption ?? EnvironmentVariables.string("CELLAR_CONFIG")
+        app.databaseTemplatesPath = options.templatesOption ?? EnvironmentVariables.string("CELLAR_TEMPLATES")
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         do {
@@ -120,6 +122,8 @@ struct AppCommand: ParsableCommand {
                   CELLAR_PUBLIC                   --public (serve, routes)
                   CELLAR_DATABASE                 --database (serve, routes)
                   CELLAR_QUERY_TIME_LIMIT         --query-time-limit (serve, routes)
+                  CELLAR_CONFIG                   --config (serve, routes)
+                  CELLAR_TEMPLATES                --templates (serve, routes)
                   CELLAR_THREADS                  --threads
                   CELLAR_LOG_LEVEL                --log-level
                   CELLAR_LOG_FORMAT               --log-format
@@ -171,6 +175,18 @@ struct AppOptions: ParsableArguments {
             "Seconds one database query may run before the request is answered 503 (env CELLAR_QUERY_TIME_LIMIT; default 1).",
             valueName: "seconds"))
     var timeLimitOption: Double?
+
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "The database's configuration, YAML (env CELLAR_CONFIG; default: beside the database, my.db → my.yaml).",
+            valueName: "path"))
+    var configOption: String?
+
+    @Option(
+        name: .customLong("templates"),
+        help: ArgumentHelp("A folder of prototype templates for the database's cell rules (env CELLAR_TEMPLATES).", valueName: "path"))
+    var templatesOption: String?
 
     /// The query time limit named by the flag or the variable, if either is set.
     var databaseTimeLimit: Double? { timeLimitOption ?? EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT").flatMap(Double.init) }

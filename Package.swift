@@ -66,7 +66,7 @@ let package = Package(
             dependencies: ["CSQLite", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
-        .target(name: "Showcase", dependencies: ["Cellar", "TableKit"], swiftSettings: strictSettings),
+        .target(name: "Showcase", dependencies: ["Cellar", "CellarDatabase", "TableKit"], swiftSettings: strictSettings),
         // The showcase server: `App.run` with the showcase's lists.
         .executableTarget(name: "cellar", dependencies: ["Showcase", "Cellar", "CellarDatabase"], swiftSettings: strictSettings),
         // An app that starts threads of its own before `App.run`, for the signal tests (CellarTests spawn it).

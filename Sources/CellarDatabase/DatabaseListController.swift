@@ -25,8 +25,11 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     private var count = CountCache.Count(rows: 0, isExact: true)
     /// The page's sections when rows are grouped: each one's rows and its value; one section otherwise.
     private var sections: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
-    /// Foreign keys' labels: for each linking column, the label of each referenced key on the page.
-    private var linkLabels: [Int: [DatabaseValue: String]] = [:]
+    /// Foreign keys' labels: by column, the label of each referenced key on the page (nil for a
+    /// column that links nowhere or to a table without labels).
+    private var linkLabels: [[DatabaseValue: String]?]
+    /// By column: where a foreign key's value links, or nil.
+    private let linkBases: [String?]
 
     init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext) throws {
         self.list = list
@@ -35,6 +38,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         self.context = context
         query = try TableQuery(list: list, context: context)
         rows = FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0))
+        linkLabels = Array(repeating: nil, count: list.columns.count)
+        linkBases = lists.linkBases[list.schema.name] ?? []
         if let token = context.page.cursor {
             guard list.hasKey,
                 let cursor = ListCursor(token: token, orderSignature: query.orderSignature, valueCount: query.order.count)
@@ -249,22 +254,20 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
 
     /// A value as a row shows it: a foreign key by its row's label, NULL as `NULL`.
     func text(row: Int, column: Int) -> String {
-        if let labels = linkLabels[column], let label = labels[rows.databaseValue(row: row, column: column)] { return label }
+        if let label = linkLabel(row: row, column: column) { return label }
         return rows.string(row: row, column: column) ?? "NULL"
     }
 
     /// The label of the row a foreign key's value references, when it has one.
     func linkLabel(row: Int, column: Int) -> String? {
-        guard let labels = linkLabels[column] else { return nil }
+        guard column < linkLabels.count, let labels = linkLabels[column] else { return nil }
         return labels[rows.databaseValue(row: row, column: column)]
     }
 
     /// The detail a foreign key's value leads to, or nil.
     func link(row: Int, column: Int) -> String? {
-        guard let table = list.links[column], let target = lists.byName[table], target.hasKey,
-            let value = rows.string(row: row, column: column)
-        else { return nil }
-        return ListRoute.percentEncodedPath(target.path) + "/" + Self.percentEncodedSegment(value)
+        guard column < linkBases.count, let base = linkBases[column], let value = rows.string(row: row, column: column) else { return nil }
+        return base + Self.percentEncodedSegment(value)
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {

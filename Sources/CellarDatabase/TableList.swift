@@ -163,7 +163,18 @@ final class TableList: Sendable {
 /// Every list of a mounted database, by table name: how a foreign key finds the list it links to.
 final class DatabaseLists: Sendable {
     let byName: [String: TableList]
+    /// For each table, by column: where a foreign key's value links (`/regions/`, the value to
+    /// follow), or nil for a column that links nowhere.
+    let linkBases: [String: [String?]]
+
     init(_ lists: [TableList]) {
-        byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.byName = byName
+        linkBases = byName.mapValues { list in
+            list.columns.indices.map { column in
+                guard let table = list.links[column], let target = byName[table], target.hasKey else { return nil }
+                return ListRoute.percentEncodedPath(target.path) + "/"
+            }
+        }
     }
 }

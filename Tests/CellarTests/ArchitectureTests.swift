@@ -35,7 +35,7 @@ struct ArchitectureTests {
         // SQLite, read-only: connections, the pool, the schema. The only importer of CSQLite; knows no HTTP.
         Rule(
             target: "CellarDatabase", folder: "Sources/CellarDatabase",
-            mayImport: libc.union(["CSQLite", "TableKit", "MicroHTTP", "Cellar", "Synchronization", "FoundationEssentials"])),
+            mayImport: libc.union(["CSQLite", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials"])),
         // An app: Cellar's and TableKit's public API only.
         Rule(target: "Showcase", folder: "Sources/Showcase", mayImport: ["Cellar", "CellarDatabase", "TableKit", "FoundationEssentials"]),
         // The executable wires and nothing else.
@@ -65,6 +65,7 @@ struct ArchitectureTests {
         "CMicroHTTPD": "CMicroHTTPD", "CByteScan": "CByteScan", "MicroHTTP": "MicroHTTP", "TableKit": "TableKit", "Cellar": "Cellar",
         "CSQLite": "CSQLite", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
         "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
+        "Yams": "Yams",
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

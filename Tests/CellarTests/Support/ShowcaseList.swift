@@ -36,7 +36,7 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
 
     static let all: [ShowcaseList] = [
         ShowcaseList(
-            path: "/", title: "Lists", firstPageRows: 7, total: 7, defaultLimit: nil, maxLimit: nil,
+            path: "/", title: "Lists", firstPageRows: 9, total: 9, defaultLimit: nil, maxLimit: nil,
             sections: [.init(footer: "Every list also answers as JSON (add .json) and as a rows fragment (?fragment=rows).")],
             cells: ["ListLinkCell"], detailRow: nil),
         people,

@@ -49,22 +49,53 @@ extension App {
         let lists = DatabaseLists(made)
         var mounted: [(table: String, path: String)] = []
         for list in made {
-            let summary = try list.description ?? Self.summary(of: list, in: database)
-            let searchable = list.isSearchable
-            self.list(
-                list.path, title: list.title, summary: summary,
-                paging: .keyset(defaultLimit: list.pageSize ?? database.options.defaultLimit, maxLimit: database.options.maxLimit),
-                hasDetail: list.hasKey
-            ) { context in
-                searchable
-                    ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context)
-                    : try DatabaseListController(list: list, lists: lists, database: database, context: context)
-            }
-            route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
+            mountList(list, lists: lists, summary: try list.description ?? Self.summary(of: list, in: database), database: database)
             mounted.append((list.schema.name, list.path))
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
         return mounted
+    }
+
+    /// Mounts one table or view of `database` as a list at `path`, its rows in the cells `cells`
+    /// chooses — class cells the app registered, or prototypes — as any list's provider does:
+    ///
+    /// ```swift
+    /// try app.mount(database, table: "books", at: "/books", title: "Books") { row, indexPath in
+    ///     DataCellProvider(for: indexPath, cell: BookCell.self, data: Book(title: row.text("title") ?? "", year: row["year"]))
+    /// }
+    /// ```
+    ///
+    /// Its JSON, CSV and detail routes are mounted with it; its paging, filters, search and
+    /// validators are a database list's. A foreign key links only to tables mounted in the same call.
+    @discardableResult
+    public func mount(
+        _ database: Database, table name: String, at path: String, title: String? = nil,
+        configuration: DatabaseConfiguration.Table? = nil, cells: DatabaseCellProvider? = nil
+    ) throws -> String {
+        guard let table = database.schema.table(named: name) else {
+            throw DatabaseOpenError(
+                path: database.path,
+                underlying: DatabaseError(extendedResultCode: 1, message: "no table or view named “\(name)”"))
+        }
+        var settings = configuration ?? DatabaseConfiguration.Table()
+        if let title { settings.title = title }
+        let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells)
+        mountList(list, lists: DatabaseLists([list]), database: database)
+        return path
+    }
+
+    private func mountList(_ list: TableList, lists: DatabaseLists, summary: String? = nil, database: Database) {
+        let searchable = list.isSearchable
+        self.list(
+            list.path, title: list.title, summary: summary ?? list.description ?? "",
+            paging: .keyset(defaultLimit: list.pageSize ?? database.options.defaultLimit, maxLimit: database.options.maxLimit),
+            hasDetail: list.hasKey
+        ) { context in
+            searchable
+                ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context)
+                : try DatabaseListController(list: list, lists: lists, database: database, context: context)
+        }
+        route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
     }
 
     /// Mounts the database `--database` named, with the configuration `--config` named or the one

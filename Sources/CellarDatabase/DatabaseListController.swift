@@ -37,7 +37,9 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         self.database = database
         self.context = context
         query = try TableQuery(list: list, context: context)
-        rows = FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0))
+        rows = FetchedRows(
+            columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0),
+            expectedRows: context.rowIdentifier == nil ? (context.page.limit ?? 100) + 1 : 1)
         linkLabels = Array(repeating: nil, count: list.columns.count)
         linkBases = lists.linkBases[list.schema.name] ?? []
         if let token = context.page.cursor {
@@ -98,7 +100,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: SQLiteConnection) throws
         -> CountCache.Count
     {
-        let key = counting.sql + "\u{0}" + counting.bindings.map { "\($0)" }.joined(separator: "\u{0}")
+        let key = CountCache.Key(sql: counting.sql, bindings: counting.bindings)
         let version = contentVersion ?? ""
         if let known = database.counts.count(for: key, version: version) { return known }
         let statement = try connection.statement(counting.sql)
@@ -214,7 +216,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     public func identifier(forRowAt indexPath: IndexPath) -> String {
-        let row = flatRow(indexPath)
+        identifier(ofRow: flatRow(indexPath))
+    }
+
+    func identifier(ofRow row: Int) -> String {
         guard list.hasKey else { return String((cursor?.position ?? offset) + row + 1) }
         if list.keyColumns.count == 1 { return rows.string(row: row, column: list.keyColumns[0]) ?? "" }
         // Compound keys: each part with `%` and `,` encoded, joined by commas.
@@ -235,6 +240,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
 
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         let row = DatabaseRow(controller: self, row: flatRow(indexPath))
+        if let cells = list.cells { return cells(row, indexPath) }
         let identifier = cellIdentifier(row: row.row)
         if identifier == DatabaseRowCell.reuseIdentifier {
             return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
@@ -242,7 +248,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         return DataCellProvider(prototype: identifier, for: indexPath, data: row)
     }
 
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { cellIdentifier(row: flatRow(indexPath)) }
+    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? {
+        // An app's own provider is asked, by the list, for the cell it makes.
+        list.cells == nil ? cellIdentifier(row: flatRow(indexPath)) : nil
+    }
 
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
         let row = flatRow(indexPath)
@@ -280,11 +289,17 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         json.raw("{")
         for column in list.columns.indices {
             if column > 0 { json.raw(",") }
-            json.key(list.columns[column].name)
+            list.jsonKeys[column].withUnsafeBufferPointer { json.unquoted(bytes: $0) }
             switch rows.value(row: row, column: column) {
             case .null: json.null()
             case .integer(let integer): json.number(Int(integer))
-            case .real(let real): json.number(real)
+            case .real(let real):
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { buffer -> Bool in
+                    guard let count = DecimalText.write(real, into: buffer.baseAddress!) else { return false }
+                    json.unquoted(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                    return true
+                }
+                if !written { json.number(real) }
             case .text(let range): rows.withBytes(range) { json.string(utf8: $0) }
             case .blob(let range):
                 json.string(after: "{\"$base64\":", rows.withBytes(range) { Self.base64($0) })

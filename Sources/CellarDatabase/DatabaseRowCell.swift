@@ -9,6 +9,21 @@ public struct DatabaseRow: PrototypeData {
     let controller: DatabaseListController
     let row: Int
 
+    /// The value of the column named `column` (``DatabaseValue/null`` for a column the table does not have).
+    public subscript(column: String) -> DatabaseValue {
+        guard let index = controller.list.columnIndex(named: column) else { return .null }
+        return controller.rows.databaseValue(row: row, column: index)
+    }
+
+    /// The column's value as text: numbers in decimal, a foreign key as its row's label; nil for NULL.
+    public func text(_ column: String) -> String? {
+        guard let index = controller.list.columnIndex(named: column) else { return nil }
+        return controller.linkLabel(row: row, column: index) ?? controller.rows.string(row: row, column: index)
+    }
+
+    /// The row's identifier: its detail's last path segment.
+    public var identifier: String { controller.identifier(ofRow: row) }
+
     public func prototypeValue(forKey key: String) -> PrototypeValue {
         guard let column = controller.list.columnIndex(named: key) else { return .missing }
         if let label = controller.linkLabel(row: row, column: column) { return .text(label) }

@@ -14,8 +14,10 @@ struct FetchedRows {
     private(set) var values: [Value] = []
     private(set) var bytes: [UInt8] = []
 
-    init(columnCount: Int) {
+    init(columnCount: Int, expectedRows: Int = 0) {
         self.columnCount = columnCount
+        values.reserveCapacity(columnCount * expectedRows)
+        bytes.reserveCapacity(64 * columnCount * expectedRows)
     }
 
     var count: Int { columnCount == 0 ? 0 : values.count / columnCount }
@@ -39,7 +41,7 @@ struct FetchedRows {
             case .text:
                 let start = bytes.count
                 statement.withText(column) { text in
-                    if text.allSatisfy({ $0 < 0x80 }) || String(validating: text, as: UTF8.self) != nil {
+                    if Self.isASCII(text) || String(validating: text, as: UTF8.self) != nil {
                         bytes.append(contentsOf: text)
                     } else {
                         bytes.append(contentsOf: String(decoding: text, as: UTF8.self).utf8)
@@ -52,6 +54,22 @@ struct FetchedRows {
                 values.append(.blob(start..<bytes.count))
             }
         }
+    }
+
+    /// Whether every byte is below 0x80, tested eight at a time.
+    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= text.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < text.count {
+            if text[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Drops the last row (the look-ahead row that tells whether a next page exists).
@@ -89,8 +107,8 @@ struct FetchedRows {
 }
 
 extension DatabaseValue {
-    /// A real as SQLite shows it: `1.5`, `3.0`, `1e+300`.
+    /// A real as a page shows it: `1.5`, `3.0`, `1e+300`.
     static func text(for real: Double) -> String {
-        real.description
+        DecimalText.text(real)
     }
 }

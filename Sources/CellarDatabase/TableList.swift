@@ -37,8 +37,12 @@ final class TableList: Sendable {
     let sectionColumn: Int?
     /// The cell each row gets, by one column's value.
     let cellRules: (column: Int, when: [String: String], defaultCell: String)?
+    /// The app's own cell provider, when it mounted the table with one: it chooses every row's cell.
+    let cells: DatabaseCellProvider?
     /// Each column's field up to its value's tag, escaped once: `<div><dt>label</dt><dd`.
     let fieldOpenings: [String]
+    /// Each column's `"name":` for a row's JSON item, escaped once.
+    let jsonKeys: [[UInt8]]
     /// Whether the table has a full-text index to search.
     var isSearchable: Bool { schema.searchIndex != nil }
     var hasKey: Bool { !keyColumns.isEmpty }
@@ -46,8 +50,9 @@ final class TableList: Sendable {
     /// - Throws: ``ConfigurationError`` for a configured column the table does not have.
     init(
         schema: TableSchema, path: String, tableNames: Set<String>, configuration: DatabaseConfiguration.Table? = nil,
-        in file: DatabaseConfiguration = DatabaseConfiguration()
+        in file: DatabaseConfiguration = DatabaseConfiguration(), cells: DatabaseCellProvider? = nil
     ) throws(ConfigurationError) {
+        self.cells = cells
         self.schema = schema
         self.path = path
         let key = "tables." + schema.name
@@ -116,6 +121,11 @@ final class TableList: Sendable {
             links[index] = foreignKey.referencedTable
         }
         self.links = links
+        jsonKeys = schema.columns.map { column in
+            var json = JSONWriter()
+            json.key(column.name)
+            return json.takeBytes()
+        }
         fieldOpenings = labels.map { label in
             var html = HTMLWriter()
             html.raw("<div><dt>")
@@ -159,6 +169,10 @@ final class TableList: Sendable {
         return names.count > 40 ? shown + ", …" : shown
     }
 }
+
+/// An app's choice of cell for a database row: a `DataCellProvider` as in any list, with the
+/// row's values to configure the cell from.
+public typealias DatabaseCellProvider = @Sendable (DatabaseRow, IndexPath) -> DataCellProvider
 
 /// Every list of a mounted database, by table name: how a foreign key finds the list it links to.
 final class DatabaseLists: Sendable {

@@ -1,0 +1,60 @@
+/// Reals written as short decimals without the general shortest-digits algorithm, for the values
+/// databases mostly hold: prices, weights, ratings — at most three decimal places.
+///
+/// A real `r` is written as `k / 10ⁿ` (n = 1, 2, 3, the first that fits) when `Double(k) / 10ⁿ == r`
+/// for the whole number `k` nearest `r × 10ⁿ`. Division is correctly rounded and so is reading the
+/// decimal back, so the text reads back as exactly `r`; and no shorter decimal can, as two
+/// decimals that far apart never round to the same double below 10¹⁵. Any other real is left to
+/// `Double.description`.
+enum DecimalText {
+    /// The most bytes ``write(_:into:)`` writes: a sign, 15 digits and a point.
+    static let capacity = 24
+
+    /// Writes `real` as `123.45` into `out` (room for ``capacity`` bytes) and returns the count,
+    /// or returns nil when it is whole or needs more than three decimal places.
+    static func write(_ real: Double, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard real.isFinite, abs(real) < 1e12, real != real.rounded() else { return nil }
+        var scale = 1.0
+        for places in 1...3 {
+            scale *= 10
+            let scaled = (real * scale).rounded()
+            guard scaled / scale == real else { continue }
+            var magnitude = Int(abs(scaled))
+            // Digits right to left into a scratch array, then copied in order.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            return withUnsafeMutableBytes(of: &digits) { scratch in
+                var position = scratch.count
+                var written = 0
+                repeat {
+                    if written == places {
+                        position -= 1
+                        scratch[position] = UInt8(ascii: ".")
+                    }
+                    position -= 1
+                    scratch[position] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                    magnitude /= 10
+                    written += 1
+                } while magnitude > 0 || written <= places
+                var count = 0
+                if real < 0 {
+                    out[0] = UInt8(ascii: "-")
+                    count = 1
+                }
+                for index in position..<scratch.count {
+                    out[count] = scratch[index]
+                    count += 1
+                }
+                return count
+            }
+        }
+        return nil
+    }
+
+    /// `real` as text: the short form when it applies, else `Double.description` (`82.0`, `1e+300`).
+    static func text(_ real: Double) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            guard let count = write(real, into: buffer.baseAddress!) else { return real.description }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+    }
+}

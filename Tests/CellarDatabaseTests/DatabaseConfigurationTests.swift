@@ -1,0 +1,157 @@
+import Cellar
+import CellarDatabase
+import Foundation
+import MicroHTTP
+import TableKit
+import Testing
+
+/// The YAML configuration: what it sets, and how a mistake in it is reported.
+struct DatabaseConfigurationTests {
+    static let shop = """
+        CREATE TABLE makers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+        CREATE TABLE tools (id INTEGER PRIMARY KEY, name TEXT, maker_id INTEGER REFERENCES makers(id), kind TEXT, price REAL);
+        INSERT INTO makers VALUES (1, 'Acme'), (2, 'Zenith');
+        INSERT INTO tools VALUES (1, 'Hammer', 1, 'hand', 12.5), (2, 'Drill', 2, 'power', 80), (3, 'Saw', 1, 'hand', NULL),
+            (4, 'Sander', 2, 'power', 55);
+        """
+
+    /// The body of `target` as the app's router answers it.
+    static func body(_ app: App, _ target: String) throws -> (status: HTTPStatus, text: String) {
+        try app.validate()
+        let response = try app.makeRouter().respond(to: Request(target: target))
+        guard case .bytes(let bytes) = response.body else { return (response.status, "") }
+        return (response.status, String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func app() -> App {
+        App(publicDirectory: "/nonexistent-public")
+    }
+
+    @Test func everySettingReachesThePage() throws {
+        let file = try TemporaryDatabase(Self.shop)
+        let configuration = try DatabaseConfiguration(
+            yaml: """
+                tables:
+                  tools:
+                    title: Tools
+                    description: Everything in the shed
+                    columns: [name, maker_id, price]
+                    labels: {maker_id: Maker}
+                    sort: [-price]
+                    page_size: 3
+                    sections: kind
+                """, file: "shop.yaml")
+        let app = Self.app()
+        try app.mount(Database(path: file.path), configuration: configuration)
+        let page = try Self.body(app, "/tools")
+        #expect(page.status == .ok)
+        #expect(page.text.contains("<h1>Tools</h1>"))
+        #expect(page.text.contains("<dt>Maker</dt>"), "the label replaces the column's name")
+        #expect(page.text.contains(">Acme</a>") || page.text.contains(">Zenith</a>"), "a foreign key shows its row's label")
+        #expect(!page.text.contains("<dt>kind</dt>"), "only the configured columns are shown")
+        // Sections by kind (hand before power), each by price descending, NULL last; three rows a page.
+        let json = try Self.body(app, "/tools.json")
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any]
+        let sections = try #require(decoded?["sections"] as? [[String: Any]])
+        #expect(sections.map { $0["header"] as? String } == ["hand", "power"])
+        #expect(sections.map { $0["footer"] as? String } == ["2 rows", "2 rows"])
+        let ids = sections.flatMap { ($0["rows"] as? [[String: Any]] ?? []).map { $0["id"] as? String } }
+        #expect(ids == ["1", "3", "2"])
+    }
+
+    @Test func anUnknownKeyIsNamedWithItsLineAndColumn() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try DatabaseConfiguration(yaml: "tables:\n  tools:\n    colour: red\n", file: "shop.yaml")
+        }
+        #expect(error.line == 3)
+        #expect(error.column == 5)
+        #expect(error.key == "tables.tools.colour")
+        #expect(error.description.hasPrefix("shop.yaml:3:5: tables.tools.colour: unknown key"))
+    }
+
+    @Test func yamlThatDoesNotParseIsNamedWithItsLine() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try DatabaseConfiguration(yaml: "tables:\n  tools: [\n", file: "shop.yaml")
+        }
+        #expect(error.line != nil)
+        #expect(error.description.contains("not valid YAML"))
+    }
+
+    @Test func aValueOfTheWrongKindIsAnError() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try DatabaseConfiguration(yaml: "tables:\n  tools:\n    page_size: many\n", file: "shop.yaml")
+        }
+        #expect(error.key == "tables.tools.page_size")
+        #expect(error.line == 3)
+    }
+
+    @Test(arguments: [
+        ("tables:\n  nothing:\n    title: X\n", "tables.nothing", "no table or view"),
+        ("tables:\n  tools:\n    sort: [-weight]\n", "tables.tools.sort", "no column “weight”"),
+        ("tables:\n  tools:\n    columns: [name, colour]\n", "tables.tools.columns", "no column “colour”"),
+        ("tables:\n  tools:\n    sections: colour\n", "tables.tools.sections", "no column “colour”"),
+        ("tables:\n  tools:\n    cells: {column: kind, when: {hand: HandCell}}\n", "tables.tools.cells", "no cell is registered as “HandCell”"),
+    ])
+    func whatTheDatabaseDoesNotHaveStopsTheMount(yaml: String, key: String, message: String) throws {
+        let file = try TemporaryDatabase(Self.shop)
+        let configuration = try DatabaseConfiguration(yaml: yaml, file: "shop.yaml")
+        let error = try #require(throws: ConfigurationError.self) {
+            try Self.app().mount(Database(path: file.path), configuration: configuration)
+        }
+        #expect(error.key == key)
+        #expect(error.line != nil, "the message says where: \(error)")
+        #expect(error.description.contains(message), "\(error)")
+    }
+
+    @Test func aConfigurationBesideTheDatabaseIsFound() throws {
+        let file = try TemporaryDatabase(Self.shop, name: "shop.db")
+        try "tables:\n  tools:\n    title: The shed\n".write(toFile: file.file("shop.yaml"), atomically: true, encoding: .utf8)
+        let configuration = try DatabaseConfiguration.load(named: nil, besideDatabase: file.path)
+        #expect(configuration.tables["tools"]?.title == "The shed")
+        #expect(try DatabaseConfiguration.load(named: nil, besideDatabase: file.file("other.db")).tables.isEmpty)
+        #expect(throws: ConfigurationError.self) { try DatabaseConfiguration.load(named: file.file("missing.yaml"), besideDatabase: file.path) }
+    }
+
+    @Test func cellRulesChooseAPrototypeByAColumnsValue() throws {
+        let file = try TemporaryDatabase(Self.shop)
+        let templates = file.file("templates")
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
+        try "<span class=\"power\">{{name}} ({{price}})</span>".write(toFile: templates + "/PowerToolCell.html", atomically: true, encoding: .utf8)
+        let app = Self.app()
+        try app.registry.registerPrototypes(in: templates)
+        let configuration = try DatabaseConfiguration(
+            yaml: "tables:\n  tools:\n    cells: {column: kind, when: {power: PowerToolCell}}\n", file: "shop.yaml")
+        try app.mount(Database(path: file.path), configuration: configuration)
+        let page = try Self.body(app, "/tools")
+        #expect(page.text.contains("<span class=\"power\">Drill (80.0)</span>"))
+        #expect(page.text.contains("Hammer</span></a><dl class=\"fields\">"), "other rows keep the generic cell")
+        let json = try Self.body(app, "/tools.json?kind=power").text
+        #expect(json.contains("\"cell\":\"PowerToolCell\""))
+        #expect(!json.contains("DatabaseRowCell"))
+    }
+
+    final class ToolCell: TableViewCell, ConfigurableCell {
+        var name = ""
+        func configure(with data: String) { name = data }
+        override func render(into html: inout HTMLWriter) throws {
+            html.raw("<b class=\"tool\">")
+            html.text(name)
+            html.raw("</b>")
+        }
+    }
+
+    @Test func anAppMountsOneTableWithItsOwnCells() throws {
+        let file = try TemporaryDatabase(Self.shop)
+        let app = Self.app()
+        try app.register(ToolCell.self)
+        try app.mount(Database(path: file.path), table: "tools", at: "/shed", title: "Shed") { row, indexPath in
+            DataCellProvider(for: indexPath, cell: ToolCell.self, data: (row.text("name") ?? "?") + " #" + row.identifier, registerCell: false)
+        }
+        let page = try Self.body(app, "/shed?sort=name")
+        #expect(page.text.contains("<b class=\"tool\">Drill #2</b>"))
+        let json = try Self.body(app, "/shed.json").text
+        #expect(json.contains("\"cell\":\"ToolCell\""))
+        #expect(try Self.body(app, "/shed/3.json").text.contains("\"name\":\"Saw\""))
+        #expect(try app.makeRouter().respond(to: Request(target: "/shed.csv")).status == .ok)
+    }
+}

@@ -10,21 +10,27 @@ artifacts=${2:-$root/Tests/artifacts}
 mkdir -p "$artifacts"
 python=${PYTHON:-python3}
 
-port=$("$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# wait_ready BASE PID LOG: until BASE/healthz answers; exits if the server does first.
+wait_ready() {
+    for _ in $(seq 1 120); do
+        curl -fsS "$1/healthz" >/dev/null 2>&1 && break
+        kill -0 "$2" 2>/dev/null || { echo "the server exited at start-up:"; cat "$3"; exit 1; }
+        sleep 0.5
+    done
+    curl -fsS "$1/healthz" >/dev/null
+}
+port=$(free_port)
 base="http://127.0.0.1:$port"
 log="$artifacts/e2e-server.log"
+db_server=""
 
 cd "$root"
 CELLAR_HOSTILE_PAYLOADS="$here/xss_payloads.json" HOST=127.0.0.1 PORT=$port "$binary" serve --public "$root/Public" >"$log" 2>&1 &
 server=$!
-stop() { kill "$server" 2>/dev/null || true; }
+stop() { kill "$server" $db_server 2>/dev/null || true; }
 trap stop EXIT
-for _ in $(seq 1 120); do
-    curl -fsS "$base/healthz" >/dev/null 2>&1 && break
-    kill -0 "$server" 2>/dev/null || { echo "the server exited at start-up:"; cat "$log"; exit 1; }
-    sleep 0.5
-done
-curl -fsS "$base/healthz" >/dev/null
+wait_ready "$base" "$server" "$log"
 
 failures=0
 step() {
@@ -42,15 +48,43 @@ step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /
     '/people?offset=9990' /people/4 /settings/climate /catalog/sancerre /xss/1-x '/no-such-page#404' '/people?limit=abc#400'
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
 
-kill -TERM "$server"
-status=0
-wait "$server" || status=$?
+# The same checks of `serve --database` on a file made for them (make_database.py): tables with
+# foreign keys, a compound key, WITHOUT ROWID, a view, NULLs, FTS5, a hostile name, payloads as data.
+db_file="$artifacts/e2e-database.db"
+db_log="$artifacts/e2e-database-server.log"
+"$python" "$here/make_database.py" "$db_file"
+"$python" "$here/make_database.py" --print names >"$artifacts/e2e-database-names.json"
+db_port=$(free_port)
+db_base="http://127.0.0.1:$db_port"
+HOST=127.0.0.1 PORT=$db_port "$binary" serve --database "$db_file" >"$db_log" 2>&1 &
+db_server=$!
+wait_ready "$db_base" "$db_server" "$db_log"
+hostile=$("$python" "$here/make_database.py" --print hostile-path)
+word=$("$python" "$here/make_database.py" --print search-word)
+# A page reached by a cursor, as the first page's next link names it.
+cursor_page=$(curl -fsS "$db_base/articles.json?sort=-score" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["links"]["next"].replace(".json?", "?", 1))')
+db_pages=(/ /articles "/articles?author_id__lte=10&score__isnull=0&sort=-score" "/articles?q=$word" "$cursor_page" /articles/3
+    /article_summary /article_tags '/article_tags/2%2Ca%252Cb%2525c' /authors /authors/5 /tags /tags/slash%2Ftag "$hostile" "$hostile/2")
+step "$python" "$here/check_markup.py" --base-url "$db_base" "${db_pages[@]}" "/articles?q=$word&sort=-words&fragment=rows" \
+    /articles/99999 '/articles?nope=%3Cscript%3E' "$hostile/999999"
+step "$python" "$here/check_markup.py" --base-url "$db_base" "$hostile?limit=1000" "$hostile?limit=1000&fragment=rows" \
+    --expect-text "$here/xss_payloads.json"
+step "$python" "$here/check_markup.py" --base-url "$db_base" / "$hostile" "$hostile/2" /tags --expect-text "$artifacts/e2e-database-names.json"
+step "$python" "$here/validate_html.py" --base-url "$db_base" "${db_pages[@]}" \
+    '/articles/99999#404' '/articles?nope=1#400' '/articles?cursor=zzz#400' '/tags?q=x#400'
+step "$python" "$here/database_test.py" --base-url "$db_base" --screenshots "$artifacts/database-screenshots"
+
 trap - EXIT
-if [ "$status" -ne 0 ]; then
-    echo "the server exited with status $status after SIGTERM"; failures=$((failures + 1))
-fi
+for pid in "$server" "$db_server"; do
+    kill -TERM "$pid"
+    status=0
+    wait "$pid" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "the server $pid exited with status $status after SIGTERM"; failures=$((failures + 1))
+    fi
+done
 if [ "$failures" -ne 0 ]; then
-    echo "e2e: $failures step(s) failed (server log: $log)"
+    echo "e2e: $failures step(s) failed (server logs: $log, $db_log)"
     exit 1
 fi
 echo "e2e: every step passed"

@@ -199,6 +199,18 @@ extension SiteAssets {
         .cell.note .cell-subtitle { margin-top: 2px; }
         .cell.index, .cell.bigrow { min-height: 40px; padding-top: 9px; padding-bottom: 9px; font-variant-numeric: tabular-nums; }
         .cell.index .cell-detail, .cell.bigrow .cell-detail { font-size: 0.9375rem; }
+        /* A database row: its title, then each column as a name and value, the pairs wrapping as lines of text. */
+        .cell.databaserow .cell-title { font-weight: 600; }
+        .fields { display: flex; flex-wrap: wrap; gap: 2px 18px; flex: 1 1 100%; margin: 0; font-size: 0.9375rem; }
+        .fields div { display: flex; align-items: baseline; gap: 6px; min-width: 0; max-width: 100%; }
+        .fields dt { flex: none; max-width: 12em; color: var(--text-2); font-size: 0.8125rem; }
+        .fields dd { min-width: 0; margin: 0; }
+        .fields .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+        .fields .null { color: var(--text-2); font-style: italic; }
+        /* A row with no detail (a view's) has a link without href: no chevron, no hover. */
+        .cell-link:not([href]) { padding-right: 0; }
+        .cell-link:not([href])::before { content: none; }
+        .cell-link:not([href]):hover::after { background: none; }
 
         /* Switch: a read-only indicator, not a control. Its state is in visually-hidden text. */
         .switch {

@@ -20,16 +20,12 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     let detailKey: [DatabaseValue]?
     public let contentVersion: String?
 
-    private(set) var rows: FetchedRows
+    /// The page, once fetched (empty before).
+    private(set) var page: PageRows
     private var hasNextPage = false
     private var count = CountCache.Count(rows: 0, isExact: true)
     /// The page's sections when rows are grouped: each one's rows and its value; one section otherwise.
     private var sections: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
-    /// Foreign keys' labels: by column, the label of each referenced key on the page (nil for a
-    /// column that links nowhere or to a table without labels).
-    private var linkLabels: [[DatabaseValue: String]?]
-    /// By column: where a foreign key's value links, or nil.
-    private let linkBases: [String?]
 
     init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext) throws {
         self.list = list
@@ -37,11 +33,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         self.database = database
         self.context = context
         query = try TableQuery(list: list, context: context)
-        rows = FetchedRows(
-            columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0),
-            expectedRows: context.rowIdentifier == nil ? (context.page.limit ?? 100) + 1 : 1)
-        linkLabels = Array(repeating: nil, count: list.columns.count)
-        linkBases = lists.linkBases[list.schema.name] ?? []
+        page = PageRows(
+            list: list, rows: FetchedRows(columnCount: 0), firstRow: 0, linkLabels: [], linkBases: lists.linkBases[list.schema.name] ?? [])
         if let token = context.page.cursor {
             guard list.hasKey,
                 let cursor = ListCursor(token: token, orderSignature: query.orderSignature, valueCount: query.order.count)
@@ -70,6 +63,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             return
         }
         let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: limit)
+        var rows = newRows(expected: limit + 1)
         try database.read { connection in
             let statement = try connection.statement(sql)
             try statement.bind(values)
@@ -78,19 +72,24 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
             count = try countRows(query.countSQL(cap: database.options.countLimit), connection)
+            page = try pageRows(rows, connection)
             try groupSections(connection)
-            try fetchLinkLabels(connection)
         }
+    }
+
+    private func newRows(expected: Int) -> FetchedRows {
+        FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0), expectedRows: expected)
     }
 
     private func fetchDetailRow() throws {
         guard let key = detailKey, list.hasKey else { return }
+        var rows = newRows(expected: 1)
         try database.read { connection in
             let statement = try connection.statement(query.rowSQL())
             try statement.bind(key)
             if try statement.step() { rows.append(from: statement) }
             statement.reset()
-            try fetchLinkLabels(connection)
+            page = try pageRows(rows, connection)
         }
         sections = [(0..<rows.count, .null, count)]
     }
@@ -116,6 +115,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     /// Splits the page into sections, one per run of equal values of the section column, each
     /// counted in the whole list.
     private func groupSections(_ connection: SQLiteConnection) throws {
+        let rows = page.rows
         guard let column = list.sectionColumn, rows.count > 0 else {
             sections = [(0..<rows.count, .null, count)]
             return
@@ -135,9 +135,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         sections = result
     }
 
-    /// Looks up the label of every row a foreign key on the page references: one query per
-    /// linking column, for the keys on the page.
-    private func fetchLinkLabels(_ connection: SQLiteConnection) throws {
+    /// The fetched rows as a page, with the label of every row a foreign key on it references:
+    /// one query per linking column, for the keys on the page.
+    private func pageRows(_ rows: FetchedRows, _ connection: SQLiteConnection) throws -> PageRows {
+        var linkLabels: [[DatabaseValue: String]?] = Array(repeating: nil, count: list.columns.count)
         for (column, table) in list.links where list.shownColumns.contains(column) || context.rowIdentifier != nil {
             guard let target = lists.byName[table], target.hasLabelOfItsOwn else { continue }
             var keys = Set<DatabaseValue>()
@@ -160,9 +161,11 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             statement.reset()
             linkLabels[column] = labels
         }
+        return PageRows(list: list, rows: rows, firstRow: cursor?.position ?? offset, linkLabels: linkLabels, linkBases: page.linkBases)
     }
 
     public var fetchedPage: FetchedPage {
+        let rows = page.rows
         let firstRow = cursor?.position ?? offset
         let shownEnd = firstRow + rows.count
         var total = count.rows
@@ -202,7 +205,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         switch sections[section].value {
         case .null: return "\(list.labels[column]): none"
         case .text(let text): return text
-        case .integer(let integer): return linkLabels[column]?[.integer(integer)] ?? "\(list.labels[column]) \(integer)"
+        case .integer(let integer): return page.linkLabels[column]?[.integer(integer)] ?? "\(list.labels[column]) \(integer)"
         case .real(let real): return "\(list.labels[column]) \(DatabaseValue.text(for: real))"
         case .blob(let bytes): return "\(list.labels[column]): \(bytes.count)-byte blob"
         }
@@ -219,27 +222,20 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         identifier(ofRow: flatRow(indexPath))
     }
 
-    func identifier(ofRow row: Int) -> String {
-        guard list.hasKey else { return String((cursor?.position ?? offset) + row + 1) }
-        if list.keyColumns.count == 1 { return rows.string(row: row, column: list.keyColumns[0]) ?? "" }
-        // Compound keys: each part with `%` and `,` encoded, joined by commas.
-        return list.keyColumns.map { column in
-            (rows.string(row: row, column: column) ?? "").replacing("%", with: "%25").replacing(",", with: "%2C")
-        }.joined(separator: ",")
-    }
+    func identifier(ofRow row: Int) -> String { page.identifier(ofRow: row) }
 
     public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
-        rows.count == 1 && context.rowIdentifier == identifier ? IndexPath(row: 0, section: 0) : nil
+        page.count == 1 && context.rowIdentifier == identifier ? IndexPath(row: 0, section: 0) : nil
     }
 
     /// The cell a row gets: the configured rule's, or ``DatabaseRowCell``.
     func cellIdentifier(row: Int) -> String {
         guard let rules = list.cellRules else { return DatabaseRowCell.reuseIdentifier }
-        return list.cellIdentifier(forValue: rows.string(row: row, column: rules.column))
+        return list.cellIdentifier(forValue: page.rows.string(row: row, column: rules.column))
     }
 
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
-        let row = DatabaseRow(controller: self, row: flatRow(indexPath))
+        let row = DatabaseRow(page: page, row: flatRow(indexPath))
         if let cells = list.cells { return cells(row, indexPath) }
         let identifier = cellIdentifier(row: row.row)
         if identifier == DatabaseRowCell.reuseIdentifier {
@@ -255,37 +251,22 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
 
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
         let row = flatRow(indexPath)
+        let page = page
         let fields = list.columns.indices.map { column in
-            RowDetail.Field(list.labels[column], text(row: row, column: column), link: link(row: row, column: column))
+            RowDetail.Field(list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column))
         }
-        return RowDetail(title: rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields)
-    }
-
-    /// A value as a row shows it: a foreign key by its row's label, NULL as `NULL`.
-    func text(row: Int, column: Int) -> String {
-        if let label = linkLabel(row: row, column: column) { return label }
-        return rows.string(row: row, column: column) ?? "NULL"
-    }
-
-    /// The label of the row a foreign key's value references, when it has one.
-    func linkLabel(row: Int, column: Int) -> String? {
-        guard column < linkLabels.count, let labels = linkLabels[column] else { return nil }
-        return labels[rows.databaseValue(row: row, column: column)]
-    }
-
-    /// The detail a foreign key's value leads to, or nil.
-    func link(row: Int, column: Int) -> String? {
-        guard column < linkBases.count, let base = linkBases[column], let value = rows.string(row: row, column: column) else { return nil }
-        return base + Self.percentEncodedSegment(value)
+        return RowDetail(title: page.rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields)
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
         let row = flatRow(indexPath)
+        let rows = page.rows
         return DatabaseRowItem(names: list.columns.map(\.name), values: list.columns.indices.map { rows.databaseValue(row: row, column: $0) })
     }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
         let row = flatRow(indexPath)
+        let rows = page.rows
         json.raw("{")
         for column in list.columns.indices {
             if column > 0 { json.raw(",") }

@@ -1,36 +1,36 @@
 import TableKit
 
-/// One row of a database list, as a cell's data: the controller that fetched it and its place.
+/// One row of a database list, as a cell's data: the page it was fetched with and its place.
 ///
 /// A prototype template reads its columns by name (`{{title}}`, `{{price}}`): text as text,
 /// integers as numbers, NULL as missing (so `{{#discount}}…{{/discount}}` shows only when there is
 /// one), and a foreign key as its row's label.
 public struct DatabaseRow: PrototypeData {
-    let controller: DatabaseListController
+    let page: PageRows
     let row: Int
 
     /// The value of the column named `column` (``DatabaseValue/null`` for a column the table does not have).
     public subscript(column: String) -> DatabaseValue {
-        guard let index = controller.list.columnIndex(named: column) else { return .null }
-        return controller.rows.databaseValue(row: row, column: index)
+        guard let index = page.list.columnIndex(named: column) else { return .null }
+        return page.rows.databaseValue(row: row, column: index)
     }
 
     /// The column's value as text: numbers in decimal, a foreign key as its row's label; nil for NULL.
     public func text(_ column: String) -> String? {
-        guard let index = controller.list.columnIndex(named: column) else { return nil }
-        return controller.linkLabel(row: row, column: index) ?? controller.rows.string(row: row, column: index)
+        guard let index = page.list.columnIndex(named: column) else { return nil }
+        return page.linkLabel(row: row, column: index) ?? page.rows.string(row: row, column: index)
     }
 
     /// The row's identifier: its detail's last path segment.
-    public var identifier: String { controller.identifier(ofRow: row) }
+    public var identifier: String { page.identifier(ofRow: row) }
 
     public func prototypeValue(forKey key: String) -> PrototypeValue {
-        guard let column = controller.list.columnIndex(named: key) else { return .missing }
-        if let label = controller.linkLabel(row: row, column: column) { return .text(label) }
-        switch controller.rows.value(row: row, column: column) {
+        guard let column = page.list.columnIndex(named: key) else { return .missing }
+        if let label = page.linkLabel(row: row, column: column) { return .text(label) }
+        switch page.rows.value(row: row, column: column) {
         case .null: return .missing
         case .integer(let integer): return .number(Int(integer))
-        default: return controller.rows.string(row: row, column: column).map { .text($0) } ?? .missing
+        default: return page.rows.string(row: row, column: column).map { .text($0) } ?? .missing
         }
     }
 }
@@ -53,23 +53,29 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
 
     public override func render(into html: inout HTMLWriter) throws {
         guard let data else { return }
-        let controller = data.controller
-        let list = controller.list
-        let rows = controller.rows
+        let page = data.page
+        let list = page.list
+        let rows = page.rows
         html.openSelectionLink(selection)
-        html.raw("<span class=\"cell-title\">")
-        Self.writeValue(rows.value(row: data.row, column: list.titleColumn), of: rows, into: &html)
+        let title = rows.value(row: data.row, column: list.titleColumn)
+        if case .null = title {
+            html.raw("<span class=\"cell-title null\">")
+        } else {
+            html.raw("<span class=\"cell-title\">")
+        }
+        Self.writeValue(title, of: rows, into: &html)
         html.raw("</span></a><dl class=\"fields\">")
         for column in list.shownColumns where column != list.titleColumn {
             html.unsafeRaw(list.fieldOpenings[column])
             let value = rows.value(row: data.row, column: column)
-            let label = controller.linkLabel(row: data.row, column: column)
+            let links = page.links(column: column)
+            let label = links ? page.linkLabel(row: data.row, column: column) : nil
             switch label == nil ? value : .text(0..<0) {
             case .null: html.raw(" class=\"null\">")
             case .integer, .real: html.raw(" class=\"num\">")
             case .text, .blob: html.raw(">")
             }
-            if let link = controller.link(row: data.row, column: column) {
+            if links, let link = page.link(row: data.row, column: column) {
                 html.raw("<a")
                 html.attribute("href", link)
                 html.raw(">")

@@ -101,7 +101,7 @@ struct FetchedRows {
         case .integer(let integer): String(integer)
         case .real(let real): DatabaseValue.text(for: real)
         case .text(let range): String(decoding: bytes[range], as: UTF8.self)
-        case .blob(let range): "<\(range.count)-byte blob>"
+        case .blob(let range): "(\(range.count)-byte blob)"
         }
     }
 }

@@ -101,8 +101,9 @@ struct TableQuery {
         guard let index = list.schema.searchIndex else {
             throw HTTPError.badRequest("\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
         }
-        // Each word quoted: the words are searched for as written, never read as FTS5 syntax.
-        let words = term.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+        // Each word quoted: the words are searched for as written, never read as FTS5 syntax. A NUL
+        // separates words too: FTS5 ends a quoted string at one ("unterminated string").
+        let words = term.split { $0.isWhitespace || $0 == "\u{0}" }.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
         guard !words.isEmpty else { return }
         // `rowid` unquoted: quoted, a name no column has would be read as a string.
         let rowID = list.quotedName + "." + (index.contentRowID.lowercased() == "rowid" ? "rowid" : quotedIdentifier(index.contentRowID))

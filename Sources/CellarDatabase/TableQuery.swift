@@ -24,9 +24,17 @@ struct TableQuery {
     /// The filter operators a parameter may end with.
     static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "isnull"]
 
+    /// The most filters a request may hold: SQLite refuses a `WHERE` nested deeper than 1,000
+    /// levels, and each ANDed condition is one.
+    static let maximumFilters = 100
+
     init(list: TableList, context: ListContext) throws(HTTPError) {
         self.list = list
-        for filter in context.filters { try addFilter(name: filter.name, value: filter.value) }
+        let filters = context.filters
+        guard filters.count <= Self.maximumFilters else {
+            throw HTTPError.badRequest("Too many filters (\(filters.count)): a list takes at most \(Self.maximumFilters).")
+        }
+        for filter in filters { try addFilter(name: filter.name, value: filter.value) }
         if let term = context.searchTerm { try addSearch(term) }
         try setOrder(context.sort)
     }

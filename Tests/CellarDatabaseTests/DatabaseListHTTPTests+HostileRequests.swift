@@ -62,6 +62,7 @@ extension DatabaseListHTTPTests {
             try Self.expectNoServerError(
                 server, Self.targets("/stock.json", searchable: false).filter { !$0.contains("?name") && !$0.contains("?id") })
             try Self.expectNoServerError(server, Self.targets("/cheap_wines.json", searchable: false))
+            try Self.expectNoServerError(server, Self.targets("/wines.csv", searchable: true))
             try Self.expectNoServerError(server, Self.targets("/wines", searchable: true).filter { $0.contains("sort=") || $0.contains("q=") })
             // Values are values: a name no wine has finds nothing, `contains` finds what instr finds.
             for injection in Self.injections {

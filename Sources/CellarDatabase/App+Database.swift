@@ -9,8 +9,10 @@ extension App {
     /// A table is at `/{name}` (its name percent-encoded in links), its JSON at `/{name}.json`,
     /// every row its query selects as CSV at `/{name}.csv`, a row's detail at `/{name}/{key}`.
     /// A name that would shadow one of the server's own paths (`static`, `healthz`, `metrics`,
-    /// `readyz`, `-`, `index.json`) or another list's JSON is at `/-/{name}`; a name with a `/`, or
-    /// starting with `:` or `*`, is at `/-/x{hex of its UTF-8}`. The index links every list where it is.
+    /// `readyz`, `-`, `index.json`, or `index`, whose JSON would be the index's) or another list's
+    /// JSON is at `/-/{name}`; a name with a `/`, or starting with `:` or `*`, or `.` or `..` (which
+    /// links lose to URL normalisation), is at `/-/x{hex of its UTF-8}`. The index links every list
+    /// where it is.
     ///
     /// - Parameters:
     ///   - prefix: a path the lists go under (`/shop` → `/shop/items`); with one, no index is
@@ -115,12 +117,12 @@ extension App {
     }
 
     /// Paths the server answers itself, which no table may take.
-    static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index.json", "favicon.ico"]
+    static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index", "index.json", "favicon.ico"]
 
     /// `/{name}`, or `/-/{name}` for a name that would shadow another path, or `/-/x{hex}` for one
-    /// a route cannot hold.
+    /// a route cannot hold or a link would lose (`..` is removed from a URL before it is asked for).
     static func listPath(for name: String, among names: Set<String>) -> String {
-        if name.isEmpty || name.contains("/") || name.hasPrefix(":") || name.hasPrefix("*") {
+        if name.isEmpty || name.contains("/") || name.hasPrefix(":") || name.hasPrefix("*") || name == "." || name == ".." {
             return "/-/x" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         }
         let shadowsTwin = [".json", ".csv"].contains { name.hasSuffix($0) && names.contains(String(name.dropLast($0.count))) }

@@ -38,6 +38,10 @@ struct ListCursor: Equatable {
         self.values = values
     }
 
+    /// The largest position a token may claim (as `offset` is clamped): the page's row numbers
+    /// are added to it, and a forged `Int.max` would overflow.
+    static let largestPosition = 1 << 40
+
     /// Reads a token; nil when it is not one this order wrote (malformed, or from another sort).
     init?(token: String, orderSignature expected: UInt64, valueCount: Int) {
         guard token.utf8.count <= 16 * 1024 else { return nil }
@@ -45,7 +49,7 @@ struct ListCursor: Equatable {
         while base64.utf8.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(validating: data, as: UTF8.self) else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 + valueCount, parts[0] == "1", let position = Int(parts[1]), position >= 0,
+        guard parts.count == 3 + valueCount, parts[0] == "1", let position = Int(parts[1]), position >= 0, position <= Self.largestPosition,
             let signature = UInt64(parts[2], radix: 16), signature == expected
         else { return nil }
         var values: [DatabaseValue] = []

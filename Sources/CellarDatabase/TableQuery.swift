@@ -24,9 +24,17 @@ struct TableQuery {
     /// The filter operators a parameter may end with.
     static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "isnull"]
 
+    /// The most filters a request may hold: SQLite refuses a `WHERE` nested deeper than 1,000
+    /// levels, and each ANDed condition is one.
+    static let maximumFilters = 100
+
     init(list: TableList, context: ListContext) throws(HTTPError) {
         self.list = list
-        for filter in context.filters { try addFilter(name: filter.name, value: filter.value) }
+        let filters = context.filters
+        guard filters.count <= Self.maximumFilters else {
+            throw HTTPError.badRequest("Too many filters (\(filters.count)): a list takes at most \(Self.maximumFilters).")
+        }
+        for filter in filters { try addFilter(name: filter.name, value: filter.value) }
         if let term = context.searchTerm { try addSearch(term) }
         try setOrder(context.sort)
     }
@@ -101,8 +109,9 @@ struct TableQuery {
         guard let index = list.schema.searchIndex else {
             throw HTTPError.badRequest("\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
         }
-        // Each word quoted: the words are searched for as written, never read as FTS5 syntax.
-        let words = term.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+        // Each word quoted: the words are searched for as written, never read as FTS5 syntax. A NUL
+        // separates words too: FTS5 ends a quoted string at one ("unterminated string").
+        let words = term.split { $0.isWhitespace || $0 == "\u{0}" }.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
         guard !words.isEmpty else { return }
         // `rowid` unquoted: quoted, a name no column has would be read as a string.
         let rowID = list.quotedName + "." + (index.contentRowID.lowercased() == "rowid" ? "rowid" : quotedIdentifier(index.contentRowID))

@@ -79,7 +79,8 @@ struct ListResponder: Sendable {
 
     /// `path/:id`: the selected row's detail, as a page or JSON (`path/:id.json` or `Accept`).
     func detail(_ request: Request, route: ListRoute) throws -> Response {
-        guard route.hasDetail, var identifier = request.parameters["id"] else { throw HTTPError.notFound() }
+        guard route.hasDetail, let requested = request.parameters["id"] else { throw HTTPError.notFound() }
+        var identifier = requested
         var json = request.prefersJSON
         var trailingSlash = request.path.hasSuffix("/")
         if identifier.hasSuffix(".json"), identifier.count > 5 {
@@ -87,6 +88,31 @@ struct ListResponder: Sendable {
             json = true
             trailingSlash = false
         }
+        var found = try row(identifier, trailingSlash: trailingSlash, request: request, route: route)
+        if found == nil, identifier != requested {
+            // A row whose own identifier ends in `.json` (`/files/a.json`) is asked for as a page.
+            found = try row(requested, trailingSlash: request.path.hasSuffix("/"), request: request, route: route)
+            json = request.prefersJSON
+        }
+        guard let (controller, indexPath, rowIdentifier) = found, let detail = controller.detail(forRowAt: indexPath) else {
+            throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
+        }
+        return try guarded(request, route: route) {
+            if json {
+                let provider = controller.cellProvider(forRowAt: indexPath)
+                return try DetailPage.json(
+                    detail, identifier: rowIdentifier, cell: try provider.resolvedIdentifier(in: app.registry),
+                    item: controller.item(forRowAt: indexPath), route: route)
+            }
+            return DetailPage.html(detail, route: route, site: app.site)
+        }
+    }
+
+    /// The controller made for a detail route's row, the row's place and its identifier; nil when
+    /// the list has no such row.
+    private func row(_ identifier: String, trailingSlash: Bool, request: Request, route: ListRoute) throws
+        -> (any TableController, IndexPath, String)?
+    {
         let context = ListContext(
             request: request, listPath: route.path, page: PageRequest(firstOf: route.paging), rowIdentifier: identifier)
         let controller = try makeController(context, route: route)
@@ -94,23 +120,10 @@ struct ListResponder: Sendable {
         // The router ignores one trailing slash, and the path arrives decoded: the link of row `</`
         // (`/xss/%3C%2F`) reaches here as `<`. Look the identifier up with its slash first, then
         // without (`/people/1/` is row 1).
-        var found = controller.indexPath(forRowWithIdentifier: identifier)
         if trailingSlash, let withSlash = controller.indexPath(forRowWithIdentifier: identifier + "/") {
-            identifier += "/"
-            found = withSlash
+            return (controller, withSlash, identifier + "/")
         }
-        guard let indexPath = found, let detail = controller.detail(forRowAt: indexPath) else {
-            throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
-        }
-        return try guarded(request, route: route) {
-            if json {
-                let provider = controller.cellProvider(forRowAt: indexPath)
-                return try DetailPage.json(
-                    detail, identifier: identifier, cell: try provider.resolvedIdentifier(in: app.registry),
-                    item: controller.item(forRowAt: indexPath), route: route)
-            }
-            return DetailPage.html(detail, route: route, site: app.site)
-        }
+        return controller.indexPath(forRowWithIdentifier: identifier).map { (controller, $0, identifier) }
     }
 
     /// The window a request shows of a controller — its rows `offset..<offset + limit`, or every

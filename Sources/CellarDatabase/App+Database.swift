@@ -29,13 +29,14 @@ extension App {
         if !registry.isRegistered(DatabaseRowCell.reuseIdentifier) { try register(DatabaseRowCell.self) }
         let tables = database.schema.tables
         let names = Set(tables.map(\.name))
+        let paths = Self.listPaths(for: tables.map(\.name))
         for name in configuration.tables.keys where !names.contains(name) {
             throw configuration.error(
                 "tables." + name, "the database has no table or view “\(name)”; it has \(tables.map(\.name).joined(separator: ", "))")
         }
         var made: [TableList] = []
         for table in tables {
-            let path = prefix + Self.listPath(for: table.name, among: names)
+            let path = prefix + (paths[table.name] ?? Self.hexPath(for: table.name))
             let list = try TableList(
                 schema: table, path: path, tableNames: names, configuration: configuration.tables[table.name], in: configuration)
             if let rules = list.cellRules {
@@ -119,15 +120,38 @@ extension App {
     /// Paths the server answers itself, which no table may take.
     static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index", "index.json", "favicon.ico"]
 
-    /// `/{name}`, or `/-/{name}` for a name that would shadow another path, or `/-/x{hex}` for one
-    /// a route cannot hold or a link would lose (`..` is removed from a URL before it is asked for).
+    /// Each table's path: `/{name}`; `/-/{name}` for a name that would shadow another path or a
+    /// list's `.json` or `.csv` twin; `/-/x/{hex of its UTF-8}` for a name a route cannot hold or a
+    /// link would lose (`..` is removed from a URL before it is asked for), and for any name whose
+    /// path or twins another table's already take. No two tables share a path or a twin.
+    static func listPaths(for names: [String]) -> [String: String] {
+        let all = Set(names)
+        var claimed = Set<String>()
+        var paths: [String: String] = [:]
+        func claims(_ path: String) -> [String] { [path, path + ".json", path + ".csv"] }
+        // Plain names first: `/{name}` is what users expect, and what the others must step around.
+        let plain = names.filter { listPath(for: $0, among: all).hasPrefix("/-/") == false }
+        for name in plain + names.filter({ !plain.contains($0) }) {
+            var path = listPath(for: name, among: all)
+            if claims(path).contains(where: claimed.contains) { path = hexPath(for: name) }
+            paths[name] = path
+            claimed.formUnion(claims(path))
+        }
+        return paths
+    }
+
     static func listPath(for name: String, among names: Set<String>) -> String {
         if name.isEmpty || name.contains("/") || name.hasPrefix(":") || name.hasPrefix("*") || name == "." || name == ".." {
-            return "/-/x" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            return hexPath(for: name)
         }
         let shadowsTwin = [".json", ".csv"].contains { name.hasSuffix($0) && names.contains(String(name.dropLast($0.count))) }
         if reservedFirstSegments.contains(name) || shadowsTwin { return "/-/" + name }
         return "/" + name
+    }
+
+    /// `/-/x/` and the name's UTF-8 in hex: a path no name can take otherwise.
+    static func hexPath(for name: String) -> String {
+        "/-/x/" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// The index's line for a list: its row count (up to the count limit) and its kind.

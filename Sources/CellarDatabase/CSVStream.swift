@@ -28,7 +28,7 @@ final class CSVStream: ResponseBodyProducer {
         self.batchSize = batchSize
         let context = ListContext(request: request, listPath: list.path, page: PageRequest(firstOf: .keyset()))
         query = try TableQuery(list: list, context: context)
-        rows = FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0))
+        rows = FetchedRows(columnCount: list.selectedColumnCount)
         try fetchBatch()
     }
 

@@ -78,7 +78,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     private func newRows(expected: Int) -> FetchedRows {
-        FetchedRows(columnCount: list.columns.count + (list.schema.keyIsRowID ? 1 : 0), expectedRows: expected)
+        FetchedRows(columnCount: list.selectedColumnCount, expectedRows: expected)
     }
 
     private func fetchDetailRow() throws {

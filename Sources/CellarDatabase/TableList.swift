@@ -25,6 +25,14 @@ final class TableList: Sendable {
     let keyColumns: [Int]
     /// The key's SQL expressions (`"t"."id"`, or `"t".rowid`).
     let keyExpressions: [String]
+    /// Whether each key column can hold NULL (SQLite lets a declared key other than an INTEGER
+    /// PRIMARY KEY hold several).
+    let keyIsNullable: [Bool]
+    /// The rowid, selected after the columns to break ties between rows whose nullable key is
+    /// NULL; nil when the key is never NULL.
+    let rowIDTieBreak: (column: Int, expression: String)?
+    /// The values each fetched row holds: the columns, then the rowid when it is selected.
+    let selectedColumnCount: Int
     /// The column whose value titles a row, and labels the links that lead to it.
     let titleColumn: Int
     /// Columns that reference another table's rows: that table's name.
@@ -82,6 +90,22 @@ final class TableList: Sendable {
             }
             if keyColumns.count != schema.key.count { keyColumns = [] }
         }
+        // An INTEGER PRIMARY KEY is the rowid and never NULL; any other declared key column may be.
+        let integerKey = schema.primaryKey.count == 1 && !schema.withoutRowID
+            && schema.columns.first { $0.name == schema.primaryKey[0] }?.declaredType.uppercased() == "INTEGER"
+        let nullable = keyColumns.map { column in
+            column < schema.columns.count && !schema.columns[column].notNull && !integerKey && !schema.withoutRowID
+        }
+        if nullable.contains(true), !keyColumns.isEmpty, schema.kind == .table,
+            let rowID = TableSchema.rowIDName(avoiding: schema.columns.map(\.name))
+        {
+            rowIDTieBreak = (expressions.count, quotedName + "." + rowID)
+            expressions.append(quotedName + "." + rowID)
+        } else {
+            rowIDTieBreak = nil
+        }
+        keyIsNullable = nullable
+        selectedColumnCount = expressions.count
         selection = expressions.joined(separator: ", ")
         self.keyColumns = keyColumns
         self.keyExpressions = keyColumns.isEmpty ? [] : keyExpressions

@@ -141,8 +141,14 @@ struct TableQuery {
                     notNull: list.columns[column].notNull))
         }
         // Ties are broken by the key, so every row has one place and keyset pages meet exactly.
-        for (column, expression) in zip(list.keyColumns, list.keyExpressions) where !terms.contains(where: { $0.column == column }) {
-            terms.append(OrderTerm(column: column, expression: expression, ascending: true, notNull: true))
+        for (index, column) in list.keyColumns.enumerated() where !terms.contains(where: { $0.column == column }) {
+            terms.append(
+                OrderTerm(
+                    column: column, expression: list.keyExpressions[index], ascending: true, notNull: !list.keyIsNullable[index]))
+        }
+        // Rows whose key is NULL tie on it: the rowid orders them.
+        if let rowID = list.rowIDTieBreak {
+            terms.append(OrderTerm(column: rowID.column, expression: rowID.expression, ascending: true, notNull: true))
         }
         order = terms
     }

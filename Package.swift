@@ -78,7 +78,10 @@ let package = Package(
         .testTarget(
             name: "TableKitTests", dependencies: ["TableKit"], exclude: ["parse_html.py", "Golden"], swiftSettings: strictSettings),
         .testTarget(
-            name: "CellarDatabaseTests", dependencies: ["CellarDatabase", "Cellar", "MicroHTTP", "TableKit", "HTTPTestSupport"],
+            name: "CellarDatabaseTests",
+            dependencies: [
+                "CellarDatabase", "Cellar", "MicroHTTP", "TableKit", "HTTPTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"], swiftSettings: strictSettings),
         .testTarget(

@@ -313,7 +313,8 @@ static const char PAGE_HEAD[] =
     "<li><a href=\"/settings\">Settings</a></li><li><a href=\"/catalog\">Catalog</a></li>"
     "<li><a href=\"/reports\">Reports</a></li><li><a href=\"/big\">Big</a></li>"
     "<li><a href=\"/xss\">Hostile data</a></li>"
-    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li></ul></nav></header>\n"
+    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li>"
+    "<li><a href=\"/db/regions\">Regions</a></li><li><a href=\"/db/wines\">Wine cellar</a></li></ul></nav></header>\n"
     "<main id=\"main\" class=\"table-view\" data-list=\"listbench\">\n"
     "<h1>Listbench</h1>\n";
 static const char PAGE_TAIL[] =
@@ -389,7 +390,7 @@ static void write_json(buf_t *b, const page_t *pg) {
     PUTLIT(b, "{\"title\":\"Listbench\",\"list\":\"/listbench\",\"meta\":{\"offset\":"); put_int(b, pg->offset);
     PUTLIT(b, ",\"limit\":"); put_int(b, pg->limit);
     PUTLIT(b, ",\"total\":"); put_int(b, TOTAL);
-    PUTLIT(b, ",\"maxLimit\":"); put_int(b, MAX_LIMIT);
+    PUTLIT(b, ",\"totalIsExact\":true,\"maxLimit\":"); put_int(b, MAX_LIMIT);
     PUTLIT(b, ",\"requestedLimit\":");
     if (pg->requested >= 0) put_int(b, pg->requested); else PUTLIT(b, "null");
     if (pg->clamped) PUTLIT(b, ",\"limitClamped\":true},\"links\":{\"self\":");

@@ -2,6 +2,7 @@ import Cellar
 import CellarDatabase
 import Foundation
 import HTTPTestSupport
+import Logging
 import MicroHTTP
 
 /// A generated database served by a Cellar app (`app.mount(Database(…))`) on 127.0.0.1 at an
@@ -30,7 +31,10 @@ final class DatabaseTestServer {
     /// head to a quarter of it: raise it to send values of 100 KB.
     init(_ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), connectionMemoryLimit: Int = 32 * 1024) throws {
         self.database = database
-        app = App(publicDirectory: Self.publicDirectory)
+        // Warnings and errors only: an access line per request would bury the suite's own output.
+        var logger = Logger(label: "cellar-database-test")
+        logger.logLevel = .warning
+        app = App(publicDirectory: Self.publicDirectory, logger: logger)
         // A 500 says what failed, so a failing expectation shows it.
         app.showsErrorDetails = true
         mounted = try app.mount(Database(path: database.path, options: options))

@@ -55,7 +55,9 @@ struct ArchitectureTests {
             mayImport: libc.union(["MicroHTTP", "HTTPTestSupport", "Logging", "Testing", "Foundation", "Synchronization"])),
         Rule(
             target: "CellarDatabaseTests", folder: "Tests/CellarDatabaseTests",
-            mayImport: libc.union(["CellarDatabase", "Cellar", "MicroHTTP", "TableKit", "HTTPTestSupport", "Testing", "Foundation", "Synchronization"])),
+            mayImport: libc.union([
+                "CellarDatabase", "Cellar", "MicroHTTP", "TableKit", "HTTPTestSupport", "Logging", "Testing", "Foundation", "Synchronization",
+            ])),
     ]
 
     /// Modules that Package.swift provides (targets, and products of dependencies with the modules

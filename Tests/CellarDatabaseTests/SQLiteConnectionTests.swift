@@ -185,3 +185,23 @@ struct SQLiteConnectionTests {
         #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(1))
     }
 }
+
+/// The statement cache is bounded: queries whose text depends on the request cannot grow it without end.
+struct StatementCacheTests {
+    @Test func manyDistinctStatementsStayUsableAndTheOneInHandIsNotFinalized() throws {
+        let database = try TemporaryDatabase("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c');")
+        let connection = try SQLiteConnection(path: database.path)
+        let held = try connection.statement("SELECT v FROM t ORDER BY id")
+        #expect(try held.step())
+        for limit in 1...(SQLiteConnection.statementLimit * 3) {
+            let statement = try connection.statement("SELECT count(*) FROM (SELECT 1 FROM t LIMIT \(limit))")
+            #expect(try statement.step())
+            #expect(statement.int64(0) == Int64(min(limit, 3)))
+            statement.reset()
+        }
+        // The first statement was dropped from the cache long ago, but it is still in hand: it goes on.
+        #expect(try held.step())
+        #expect(held.text(0) == "b")
+        connection.resetStatements()
+    }
+}

@@ -28,6 +28,11 @@ public final class SQLiteConnection {
     public var observedDataVersion: Int64?
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statements handed out since the last ``resetStatements()``: the ones that may be mid-rows.
+    private var handedOut: [SQLiteStatement] = []
+    /// The most statements kept prepared. The SQL of a list's queries depends on the request (its
+    /// filters and sort), so the cache would otherwise grow with every combination a client tries.
+    public static let statementLimit = 64
     /// The monotonic time, in nanoseconds, past which the progress handler interrupts (see `withDeadline`).
     var deadline: UInt64?
 
@@ -110,16 +115,23 @@ public final class SQLiteConnection {
     public func statement(_ sql: String) throws(DatabaseError) -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.clearBindings()
+            handedOut.append(cached)
             return cached
         }
         let statement = try SQLiteStatement(connection: handle, sql: sql)
+        // Past the limit the cache starts again; a statement still in a caller's hands is finalized
+        // when the caller lets go of it.
+        if statements.count >= Self.statementLimit { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
+        handedOut.append(statement)
         return statement
     }
 
-    /// Resets every cached statement, so the connection holds no read open: the pool does it when a connection comes back.
+    /// Resets every statement handed out since the last reset, so the connection holds no read
+    /// open: the pool does it when a connection comes back.
     public func resetStatements() {
-        for statement in statements.values { statement.reset() }
+        for statement in handedOut { statement.reset() }
+        handedOut.removeAll(keepingCapacity: true)
     }
 
     /// Whether an explicit transaction (`BEGIN`) is open.

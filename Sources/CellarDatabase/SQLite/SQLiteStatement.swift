@@ -37,6 +37,11 @@ public final class SQLiteStatement {
         handle = nil
     }
 
+    deinit {
+        // A statement dropped from its connection's cache; one whose connection closed has no handle.
+        if handle != nil { sqlite3_finalize(handle) }
+    }
+
     private var statement: OpaquePointer {
         guard let handle else { fatalError("SQLiteStatement used after its connection closed: \(sql)") }
         return handle

@@ -82,10 +82,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     private func fetchDetailRow() throws {
-        guard let key = detailKey, list.hasKey else { return }
+        guard let key = detailKey, let rowQuery = list.rowQuery else { return }
         var rows = newRows(expected: 1)
         try database.read { connection in
-            let statement = try connection.statement(query.rowSQL())
+            let statement = try connection.statement(rowQuery)
             try statement.bind(key)
             if try statement.step() { rows.append(from: statement) }
             statement.reset()
@@ -140,20 +140,35 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     private func pageRows(_ rows: FetchedRows, _ connection: SQLiteConnection) throws -> PageRows {
         var linkLabels: [[DatabaseValue: String]?] = Array(repeating: nil, count: list.columns.count)
         for (column, table) in list.links where list.shownColumns.contains(column) || context.rowIdentifier != nil {
-            guard let target = lists.byName[table], target.hasLabelOfItsOwn else { continue }
-            var keys = Set<DatabaseValue>()
+            guard let target = lists.byName[table], let labelQuery = target.labelQuery,
+                let labelQueryForOneKey = target.labelQueryForOneKey
+            else { continue }
+            // The page's keys as one JSON array: one statement whatever their number.
+            var keys = JSONWriter()
+            keys.raw("[")
+            var seen = Set<DatabaseValue>()
+            var first = DatabaseValue.null
             for row in 0..<rows.count {
                 let value = rows.databaseValue(row: row, column: column)
-                if value != .null { keys.insert(value) }
+                guard value != .null, seen.insert(value).inserted else { continue }
+                if seen.count > 1 { keys.raw(",") } else { first = value }
+                switch value {
+                case .integer(let integer): keys.number(Int(integer))
+                case .real(let real): keys.number(real)
+                case .text(let text): keys.string(text)
+                case .null, .blob: keys.null()
+                }
             }
-            guard !keys.isEmpty else { continue }
-            let keyList = Array(keys)
-            let keyExpression = target.keyExpressions[0]
-            let titleExpression = target.quotedName + "." + quotedIdentifier(target.columns[target.titleColumn].name)
-            let placeholders = Array(repeating: "?", count: keyList.count).joined(separator: ", ")
-            let statement = try connection.statement(
-                "SELECT \(keyExpression), \(titleExpression) FROM \(target.quotedName) WHERE \(keyExpression) IN (\(placeholders))")
-            try statement.bind(keyList)
+            keys.raw("]")
+            guard !seen.isEmpty else { continue }
+            let statement: SQLiteStatement
+            if seen.count == 1 {
+                statement = try connection.statement(labelQueryForOneKey)
+                try statement.bind([first])
+            } else {
+                statement = try connection.statement(labelQuery)
+                try statement.bind([.text(String(decoding: keys.takeBytes(), as: UTF8.self))])
+            }
             var labels: [DatabaseValue: String] = [:]
             while try statement.step() {
                 if let label = statement.text(1) { labels[statement.value(0)] = label }

@@ -49,6 +49,13 @@ final class TableList: Sendable {
     let cells: DatabaseCellProvider?
     /// Each column's field up to its value's tag, escaped once: `<div><dt>label</dt><dd`.
     let fieldOpenings: [String]
+    /// The SELECT of one row by its key; nil without a key.
+    let rowQuery: String?
+    /// The SELECT of the labels of the rows whose keys are in a JSON array (one parameter), for the
+    /// links that lead here; nil when a row has no label of its own.
+    let labelQuery: String?
+    /// The same for one key (a detail page's): a plain comparison, lighter than reading a JSON array.
+    let labelQueryForOneKey: String?
     /// Each column's `"name":` for a row's JSON item, escaped once.
     let jsonKeys: [[UInt8]]
     /// Whether the table has a full-text index to search.
@@ -145,6 +152,18 @@ final class TableList: Sendable {
             links[index] = foreignKey.referencedTable
         }
         self.links = links
+        rowQuery =
+            keyColumns.isEmpty
+            ? nil
+            : "SELECT \(selection) FROM \(quotedName) WHERE " + keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
+        if keyColumns.count == 1, keyColumns[0] != titleColumn, let key = keyExpressions.first {
+            let title = quotedName + "." + quotedIdentifier(schema.columns[titleColumn].name)
+            labelQuery = "SELECT \(key), \(title) FROM \(quotedName) WHERE \(key) IN (SELECT value FROM json_each(?))"
+            labelQueryForOneKey = "SELECT \(key), \(title) FROM \(quotedName) WHERE \(key) = ?"
+        } else {
+            labelQuery = nil
+            labelQueryForOneKey = nil
+        }
         jsonKeys = schema.columns.map { column in
             var json = JSONWriter()
             json.key(column.name)
@@ -172,8 +191,6 @@ final class TableList: Sendable {
         return 0
     }
 
-    /// Whether the title column says more than the key (a link labelled by it is worth a lookup).
-    var hasLabelOfItsOwn: Bool { keyColumns.count == 1 && keyColumns[0] != titleColumn }
 
     /// The identifier of the cell a row gets when its rule column holds `value`.
     func cellIdentifier(forValue value: String?) -> String {

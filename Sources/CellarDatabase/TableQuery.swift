@@ -245,12 +245,6 @@ struct TableQuery {
         )
     }
 
-    /// The SELECT for one row by its key.
-    func rowSQL() -> String {
-        let conditions = list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
-        return "SELECT \(list.selection) FROM \(list.quotedName) WHERE \(conditions)"
-    }
-
     /// A value shown in a message: at most 80 characters.
     static func shown(_ value: String) -> String {
         value.count > 80 ? String(value.prefix(80)) + "…" : value

@@ -320,7 +320,9 @@ public final class App {
         }
         seed.combine(registry.prototypeFingerprint)
         seed.combine(layout.fingerprint)
-        let home = index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) } ?? lists.first.map { (label: $0.title, path: $0.href) }
+        let home =
+            index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) }
+            ?? lists.first.map { (label: $0.title, path: $0.href) }
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Cellar
+import FoundationEssentials
 import MicroHTTP
 import TableKit
 

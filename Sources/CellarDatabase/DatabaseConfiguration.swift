@@ -91,9 +91,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             }
             return try DatabaseConfiguration(yaml: text, file: path)
         }
-        let stem = database.split(separator: "/").last.map { name in
-            name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : String(name)
-        } ?? database
+        let stem =
+            database.split(separator: "/").last.map { name in
+                name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : String(name)
+            } ?? database
         let folder = database.contains("/") ? String(database[...database.lastIndex(of: "/")!]) : ""
         for candidate in [folder + stem + ".yaml", folder + stem + ".yml"] {
             if let text = readFile(candidate) { return try DatabaseConfiguration(yaml: text, file: candidate) }

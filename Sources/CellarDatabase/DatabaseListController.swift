@@ -40,7 +40,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
                 let cursor = ListCursor(token: token, orderSignature: query.orderSignature, valueCount: query.order.count)
             else {
                 throw HTTPError.badRequest(
-                    "This cursor does not belong to \(list.title) in this order: follow the list's own links (a cursor is kept with the sort it was made for).")
+                    "This cursor does not belong to \(list.title) in this order: follow the list's own links (a cursor is kept with the sort it was made for)."
+                )
             }
             self.cursor = cursor
         } else {
@@ -354,40 +355,5 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             index += 3
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-/// A searchable table's list: the page shows a search form.
-final class SearchableDatabaseListController: DatabaseListController, SearchableController {
-    var searchTerm: String { context.searchTerm ?? "" }
-    var searchPrompt: String { "Search \(list.title)" }
-}
-
-/// A row as its JSON item: every column under its name, with its SQLite type.
-struct DatabaseRowItem: Encodable {
-    let names: [String]
-    let values: [DatabaseValue]
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for (name, value) in zip(names, values) {
-            let key = Key(stringValue: name)
-            switch value {
-            case .null: try container.encodeNil(forKey: key)
-            case .integer(let integer): try container.encode(integer, forKey: key)
-            case .real(let real): if real.isFinite { try container.encode(real, forKey: key) } else { try container.encodeNil(forKey: key) }
-            case .text(let text): try container.encode(text, forKey: key)
-            case .blob(let bytes):
-                var nested = container.nestedContainer(keyedBy: Key.self, forKey: key)
-                try nested.encode(bytes.withUnsafeBufferPointer { DatabaseListController.base64($0) }, forKey: Key(stringValue: "$base64"))
-            }
-        }
     }
 }

@@ -98,7 +98,8 @@ final class TableList: Sendable {
             if keyColumns.count != schema.key.count { keyColumns = [] }
         }
         // An INTEGER PRIMARY KEY is the rowid and never NULL; any other declared key column may be.
-        let integerKey = schema.primaryKey.count == 1 && !schema.withoutRowID
+        let integerKey =
+            schema.primaryKey.count == 1 && !schema.withoutRowID
             && schema.columns.first { $0.name == schema.primaryKey[0] }?.declaredType.uppercased() == "INTEGER"
         let nullable = keyColumns.map { column in
             column < schema.columns.count && !schema.columns[column].notNull && !integerKey && !schema.withoutRowID
@@ -190,7 +191,6 @@ final class TableList: Sendable {
         }
         return 0
     }
-
 
     /// The identifier of the cell a row gets when its rule column holds `value`.
     func cellIdentifier(forValue value: String?) -> String {

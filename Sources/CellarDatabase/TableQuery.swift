@@ -60,11 +60,13 @@ struct TableQuery {
         }
         guard let column = list.columnIndex(named: columnName) else {
             throw HTTPError.badRequest(
-                "Unknown parameter “\(Self.shown(name))”. \(list.title) filters by its columns (name=value, or name__op=value with op one of \(Self.operators.joined(separator: ", "))): \(list.columnNames); and takes limit, offset, cursor, sort, q.")
+                "Unknown parameter “\(Self.shown(name))”. \(list.title) filters by its columns (name=value, or name__op=value with op one of \(Self.operators.joined(separator: ", "))): \(list.columnNames); and takes limit, offset, cursor, sort, q."
+            )
         }
         guard Self.operators.contains(operation) else {
             throw HTTPError.badRequest(
-                "Unknown filter “__\(Self.shown(operation))” on \(columnName): use one of \(Self.operators.map { "__" + $0 }.joined(separator: ", ")).")
+                "Unknown filter “__\(Self.shown(operation))” on \(columnName): use one of \(Self.operators.map { "__" + $0 }.joined(separator: ", "))."
+            )
         }
         let expression = list.quotedName + "." + quotedIdentifier(columnName)
         let schema = list.columns[column]
@@ -107,7 +109,8 @@ struct TableQuery {
 
     private mutating func addSearch(_ term: String) throws(HTTPError) {
         guard let index = list.schema.searchIndex else {
-            throw HTTPError.badRequest("\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
+            throw HTTPError.badRequest(
+                "\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
         }
         // Each word quoted: the words are searched for as written, never read as FTS5 syntax. A NUL
         // separates words too: FTS5 ends a quoted string at one ("unterminated string").
@@ -132,7 +135,8 @@ struct TableQuery {
         for key in keys {
             guard let column = list.columnIndex(named: key.name) else {
                 throw HTTPError.badRequest(
-                    "Cannot sort by “\(Self.shown(key.name))”: \(list.title) sorts by its columns (sort=name ascending, sort=-name descending): \(list.columnNames).")
+                    "Cannot sort by “\(Self.shown(key.name))”: \(list.title) sorts by its columns (sort=name ascending, sort=-name descending): \(list.columnNames)."
+                )
             }
             guard !terms.contains(where: { $0.column == column }) else { continue }
             terms.append(

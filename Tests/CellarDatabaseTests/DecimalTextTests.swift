@@ -1,5 +1,6 @@
-@testable import CellarDatabase
 import Testing
+
+@testable import CellarDatabase
 
 /// Reals written as short decimals read back as themselves, and as `Double.description` writes them.
 struct DecimalTextTests {
@@ -24,7 +25,9 @@ struct DecimalTextTests {
 
     @Test func wholeRealsAndNonFiniteOnesAreNotShortened() {
         for real in [0.0, -0.0, 82.0, 1e300, .infinity, -.infinity, .nan] {
-            #expect(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { DecimalText.write(real, into: $0.baseAddress!) } == nil)
+            #expect(
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { DecimalText.write(real, into: $0.baseAddress!) }
+                    == nil)
         }
     }
 }

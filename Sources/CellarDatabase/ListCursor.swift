@@ -1,5 +1,4 @@
 import FoundationEssentials
-import MicroHTTP
 
 /// Where a keyset page ends: the values of the last row's sort columns (its key last), the row's
 /// position in the list, and which order they belong to. Written into `cursor=` as base64url, and
@@ -48,35 +47,39 @@ struct ListCursor: Equatable {
         guard token.utf8.count <= 16 * 1024 else { return nil }
         var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(validating: data, as: UTF8.self) else { return nil }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 + valueCount, parts[0] == "1", let position = Int(parts[1]), position >= 0, position <= Self.largestPosition,
-            let signature = UInt64(parts[2], radix: 16), signature == expected
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        // Split and read as bytes, not characters: a combining mark after a `.` or a tag letter
+        // would join it into one character and hide it.
+        let parts = Array(data).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        func number<Number: FixedWidthInteger>(_ bytes: ArraySlice<UInt8>, radix: Int = 10) -> Number? {
+            Number(String(decoding: bytes, as: UTF8.self), radix: radix)
+        }
+        guard parts.count == 3 + valueCount, parts[0].elementsEqual("1".utf8), let position: Int = number(parts[1]), position >= 0,
+            position <= Self.largestPosition, let signature: UInt64 = number(parts[2], radix: 16), signature == expected
         else { return nil }
         var values: [DatabaseValue] = []
         for part in parts.dropFirst(3) {
             guard let kind = part.first else { return nil }
             let rest = part.dropFirst()
             switch kind {
-            case "n" where rest.isEmpty: values.append(.null)
-            case "i":
-                guard let integer = Int64(rest) else { return nil }
+            case UInt8(ascii: "n") where rest.isEmpty: values.append(.null)
+            case UInt8(ascii: "i"):
+                guard let integer: Int64 = number(rest) else { return nil }
                 values.append(.integer(integer))
-            case "r":
-                guard let bits = UInt64(rest, radix: 16) else { return nil }
+            case UInt8(ascii: "r"):
+                guard let bits: UInt64 = number(rest, radix: 16) else { return nil }
                 values.append(.real(Double(bitPattern: bits)))
-            case "t":
+            case UInt8(ascii: "t"):
                 guard let string = Self.unescape(rest) else { return nil }
                 values.append(.text(string))
-            case "b":
-                guard rest.utf8.count % 2 == 0 else { return nil }
+            case UInt8(ascii: "b"):
+                guard rest.count % 2 == 0 else { return nil }
                 var bytes: [UInt8] = []
                 var index = rest.startIndex
                 while index < rest.endIndex {
-                    let next = rest.index(index, offsetBy: 2)
-                    guard let byte = UInt8(rest[index..<next], radix: 16) else { return nil }
+                    guard let byte: UInt8 = number(rest[index..<index + 2], radix: 16) else { return nil }
                     bytes.append(byte)
-                    index = next
+                    index += 2
                 }
                 values.append(.blob(bytes))
             default: return nil
@@ -85,23 +88,34 @@ struct ListCursor: Equatable {
         self.init(position: position, orderSignature: signature, values: values)
     }
 
-    /// Text with `%` and `.` percent-encoded, so the parts split cleanly.
+    /// Text with `%` and `.` percent-encoded, byte by byte, so the parts split cleanly.
     private static func escape(_ string: String) -> String {
-        string.replacing("%", with: "%25").replacing(".", with: "%2E")
+        var bytes: [UInt8] = []
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"): bytes += Array("%25".utf8)
+            case UInt8(ascii: "."): bytes += Array("%2E".utf8)
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func unescape(_ text: Substring) -> String? {
+    private static func unescape(_ text: ArraySlice<UInt8>) -> String? {
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
+            index += 1
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            guard index + 2 <= text.endIndex,
+                let value = UInt8(String(decoding: text[index..<index + 2], as: UTF8.self), radix: 16)
             else { return nil }
             bytes.append(value)
+            index += 2
         }
         return String(validating: bytes, as: UTF8.self)
     }

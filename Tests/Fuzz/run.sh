@@ -2,7 +2,8 @@
 # Builds every libFuzzer target into .build-fuzz/ and runs each for SECONDS.
 #   Tests/Fuzz/run.sh SECONDS [TARGET...]
 # Targets: query (QueryItems(parsing:)), static_path (StaticFiles.resolve), prototype_template
-# (PrototypeTemplate), html_writer (HTMLWriter text, attributes, urlAttribute, pathSegment).
+# (PrototypeTemplate), html_writer (HTMLWriter text, attributes, urlAttribute, pathSegment), cursor
+# (a database list's ListCursor read from a URL).
 # Each is one harness in Harnesses/ compiled together with the module sources it needs, with
 # `swiftc -sanitize=fuzzer,address` (libFuzzer ships with the Swift toolchain: nothing to install).
 # The seed corpus in corpus/<target>/ is read, never written; new inputs go to
@@ -29,7 +30,9 @@ static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request
     "$micro/RequestID.swift" "$micro/Internal/Locked.swift")
 tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
 
-all_targets=(query static_path prototype_template html_writer)
+database_sources=(Sources/CellarDatabase/ListCursor.swift Sources/CellarDatabase/SQLite/DatabaseValue.swift)
+
+all_targets=(query static_path prototype_template html_writer cursor)
 targets=("${@:-${all_targets[@]}}")
 
 sources_for() {
@@ -38,6 +41,7 @@ sources_for() {
         static_path) echo "$here/Harnesses/FuzzStaticPath.swift" "${static_sources[@]}" ;;
         prototype_template) echo "$here/Harnesses/FuzzPrototypeTemplate.swift" "${tablekit_sources[@]}" ;;
         html_writer) echo "$here/Harnesses/FuzzHTMLWriter.swift" "${tablekit_sources[@]}" ;;
+        cursor) echo "$here/Harnesses/FuzzCursor.swift" "${database_sources[@]}" ;;
         *) echo "unknown fuzz target: $1" >&2; return 1 ;;
     esac
 }

@@ -1,0 +1,69 @@
+// libFuzzer target: ListCursor(token:orderSignature:valueCount:) (Sources/CellarDatabase/ListCursor.swift),
+// the one opaque value a database list reads back from its URLs.
+//
+// Properties, for any bytes:
+// - reading a token never traps, whatever it decodes to; a position is at most 2^40;
+// - a cursor that was read writes a token that reads back to the same cursor;
+// - the input's first byte picks an order signature and a value count: a token read under one
+//   order is refused under any other.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCursor(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    checkCursor(bytes)
+    return 0
+}
+
+func checkCursor(_ bytes: [UInt8]) {
+    guard let first = bytes.first else { return }
+    let signature = UInt64(first) &* 0x9E37_79B9_7F4A_7C15
+    let count = Int(first % 5)
+    let token = String(decoding: bytes.dropFirst(), as: UTF8.self)
+    // The raw text, and the same text as base64url, so that structured tokens are reached too.
+    for candidate in [token, base64url(Array(bytes.dropFirst()))] {
+        guard let cursor = ListCursor(token: candidate, orderSignature: signature, valueCount: count) else { continue }
+        require(cursor.position >= 0 && cursor.position <= 1 << 40, "position \(cursor.position) from \(show(candidate))")
+        require(cursor.values.count == count, "\(cursor.values.count) values for \(count) from \(show(candidate))")
+        let again = ListCursor(token: cursor.token, orderSignature: signature, valueCount: count)
+        require(again == cursor || cursor.values.contains(where: isNaN), "\(show(candidate)) does not read back from \(cursor.token)")
+        require(
+            ListCursor(token: cursor.token, orderSignature: signature &+ 1, valueCount: count) == nil,
+            "a token of one order is read under another: \(show(candidate))")
+    }
+    // Any cursor written from values the input gives reads back.
+    let values: [DatabaseValue] = bytes.dropFirst().prefix(count).map { byte in
+        switch byte % 5 {
+        case 0: .null
+        case 1: .integer(Int64(byte) &* 0x0101_0101_0101_0101)
+        case 2: .real(Double(byte) / 7)
+        case 3: .text(String(decoding: bytes.dropFirst(), as: UTF8.self))
+        default: .blob(Array(bytes.prefix(Int(byte))))
+        }
+    }
+    guard values.count == count else { return }
+    let written = ListCursor(position: Int(first) * 1000, orderSignature: signature, values: values)
+    require(
+        ListCursor(token: written.token, orderSignature: signature, valueCount: count) == written,
+        "values \(values) do not read back")
+}
+
+func isNaN(_ value: DatabaseValue) -> Bool {
+    if case .real(let real) = value { return real.isNaN }
+    return false
+}
+
+func base64url(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    var out: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+        let chunk = [bytes[index], index + 1 < bytes.count ? bytes[index + 1] : 0, index + 2 < bytes.count ? bytes[index + 2] : 0]
+        let bits = UInt32(chunk[0]) << 16 | UInt32(chunk[1]) << 8 | UInt32(chunk[2])
+        out.append(alphabet[Int(bits >> 18 & 63)])
+        out.append(alphabet[Int(bits >> 12 & 63)])
+        if index + 1 < bytes.count { out.append(alphabet[Int(bits >> 6 & 63)]) }
+        if index + 2 < bytes.count { out.append(alphabet[Int(bits & 63)]) }
+        index += 3
+    }
+    return String(decoding: out, as: UTF8.self)
+}

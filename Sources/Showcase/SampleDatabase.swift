@@ -89,9 +89,20 @@ enum SampleDatabase {
         return path
     }
 
-    /// Mounts the sample's lists under `/db`.
+    /// Mounts the sample's lists under `/db`. Where the temporary folder cannot be written (a
+    /// container started with `--read-only` and no `/tmp` of its own), the showcase starts without
+    /// them and the log says why.
     static func install(in app: App) throws {
-        let database = try Database(path: try write())
+        let path: String
+        do {
+            path = try write()
+        } catch {
+            app.logger.warning(
+                "the sample database could not be written: the showcase starts without /db/wines and /db/regions (set TMPDIR to a writable folder)",
+                metadata: ["error": "\(error)"])
+            return
+        }
+        let database = try Database(path: path)
         try app.mount(database, at: "/db", configuration: try DatabaseConfiguration(yaml: configuration, file: "SampleDatabase.configuration"))
     }
 }

@@ -377,6 +377,27 @@ missing_database() {
     grep -qF "/nonexistent/shop.db" <<<"$out" || { echo "    no path in: $out"; return 1; }
 }
 check "serve --database with a missing file stops with exit 64, naming the file" missing_database
+read_only_tmp() { # `docker run --read-only` without a tmpfs: the showcase starts without its sample database
+    local showcase=$server status=0 ro_port
+    ro_port=$(free_port)
+    (cd "$app" && exec "${run_as[@]+"${run_as[@]}"}" env -i HOST=127.0.0.1 PORT="$ro_port" TMPDIR=/proc/self ./cellar \
+        >"$artifacts/read-only-tmp.out" 2>&1) &
+    server=$!
+    pids+=("$server")
+    if ready "$ro_port"; then
+        curl -fsS "http://127.0.0.1:$ro_port/people" >/dev/null || status=1
+        [ "$(curl -sS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ro_port/db/wines")" = 404 ] || status=1
+        grep -q "sample database could not be written" "$artifacts/read-only-tmp.out" || { echo "    no warning in the log"; status=1; }
+    else
+        cat "$artifacts/read-only-tmp.out"
+        status=1
+    fi
+    kill -TERM "$server" 2>/dev/null || true
+    wait_exit "$server" 10
+    server=$showcase
+    return $status
+}
+check "an unwritable TMPDIR (docker run --read-only): the showcase starts without /db, and logs why" read_only_tmp
 health_check() {
     local headers
     headers=$(curl -fsS -D - -o "$work/health" "$base/healthz") || return 1

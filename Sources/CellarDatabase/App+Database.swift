@@ -169,14 +169,10 @@ extension App {
 }
 
 extension Int {
-    /// `10000` → `10,000`.
+    /// `10000` → `10,000`, as pages write counts.
     func formatted() -> String {
-        let digits = String(self.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return self < 0 ? "-" + result : result
+        var html = HTMLWriter()
+        html.text(grouping: self)
+        return html.string
     }
 }

@@ -41,12 +41,7 @@ final class CSVStream: ResponseBodyProducer {
     private func fetchBatch() throws {
         rows = FetchedRows(columnCount: rows.columnCount)
         let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: batchSize)
-        try database.read { connection in
-            let statement = try connection.statement(sql)
-            try statement.bind(values)
-            while try statement.step() { rows.append(from: statement) }
-            statement.reset()
-        }
+        try database.read { connection in try rows.append(rowsOf: sql, values, on: connection) }
         if rows.count > batchSize {
             rows.removeLastRow()
         } else {

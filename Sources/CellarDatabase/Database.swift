@@ -24,7 +24,7 @@ public final class Database: Sendable {
         self.path = path
         self.options = options
         do {
-            pool = try ConnectionPool(path: path, maximumConnections: max(options.connections, 1))
+            pool = try ConnectionPool(path: path, maximumConnections: options.connections)
             schema = try pool.withConnection { connection in try DatabaseSchema(connection: connection) }
         } catch let error as DatabaseError {
             throw DatabaseOpenError(path: path, underlying: error)

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import Yams
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// How a database's lists look, read from a YAML file next to the database (`shop.db` →
 /// `shop.yaml`) or named by `--config`:
@@ -103,16 +98,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     }
 
     private static func readFile(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
-            if count < chunk.count { break }
-        }
-        return String(validating: bytes, as: UTF8.self)
+        FileManager.default.contents(atPath: path).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     /// The place of a key in the file, or nil.

@@ -66,10 +66,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: limit)
         var rows = newRows(expected: limit + 1)
         try database.read { connection in
-            let statement = try connection.statement(sql)
-            try statement.bind(values)
-            while try statement.step() { rows.append(from: statement) }
-            statement.reset()
+            try rows.append(rowsOf: sql, values, on: connection)
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
             count = try countRows(query.countSQL(cap: database.options.countLimit), connection)
@@ -86,10 +83,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         guard let key = detailKey, let rowQuery = list.rowQuery else { return }
         var rows = newRows(expected: 1)
         try database.read { connection in
-            let statement = try connection.statement(rowQuery)
-            try statement.bind(key)
-            if try statement.step() { rows.append(from: statement) }
-            statement.reset()
+            try rows.append(rowsOf: rowQuery, key, on: connection)
             page = try pageRows(rows, connection)
         }
         sections = [(0..<rows.count, .null, count)]
@@ -341,19 +335,6 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     static func base64(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = [bytes[index], index + 1 < bytes.count ? bytes[index + 1] : 0, index + 2 < bytes.count ? bytes[index + 2] : 0]
-            let bits = UInt32(chunk[0]) << 16 | UInt32(chunk[1]) << 8 | UInt32(chunk[2])
-            out.append(alphabet[Int(bits >> 18 & 63)])
-            out.append(alphabet[Int(bits >> 12 & 63)])
-            out.append(index + 1 < bytes.count ? alphabet[Int(bits >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(index + 2 < bytes.count ? alphabet[Int(bits & 63)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        base64Text(bytes)
     }
 }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A row as its JSON item: every column under its name, with its SQLite type.
 struct DatabaseRowItem: Encodable {
     let names: [String]
@@ -25,4 +27,9 @@ struct DatabaseRowItem: Encodable {
             }
         }
     }
+}
+
+/// A blob as the JSON and the CSV write it: standard base64.
+func base64Text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    Data(buffer: bytes).base64EncodedString()
 }

@@ -72,6 +72,14 @@ struct FetchedRows {
         return true
     }
 
+    /// Runs `sql` with `values` on `connection` and appends every row it returns.
+    mutating func append(rowsOf sql: String, _ values: [DatabaseValue], on connection: SQLiteConnection) throws {
+        let statement = try connection.statement(sql)
+        try statement.bind(values)
+        while try statement.step() { append(from: statement) }
+        statement.reset()
+    }
+
     /// Drops the last row (the look-ahead row that tells whether a next page exists).
     mutating func removeLastRow() {
         guard count > 0 else { return }

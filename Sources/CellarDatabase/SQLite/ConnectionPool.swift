@@ -46,9 +46,9 @@ public final class ConnectionPool: @unchecked Sendable {
     /// Opens the first connection at once, so that a missing file, or one that is not a database,
     /// fails here, at start-up, with the connection's error.
     public init(path: String, maximumConnections: Int) throws(DatabaseError) {
-        precondition(maximumConnections >= 1, "a pool needs at least one connection")
         self.path = path
-        self.maximumConnections = maximumConnections
+        // One at least: the first is opened here.
+        self.maximumConnections = max(maximumConnections, 1)
         let first = try Self.open(path: path)
         state = State(idle: [Entry(connection: first.connection, identity: first.identity, pooled: true)], open: 1, identity: first.identity)
     }

@@ -47,7 +47,7 @@ extension SQLiteConnection {
 }
 
 /// SQLite's progress callback: non-zero stops the running statement with SQLITE_INTERRUPT. The context is
-/// the connection, unretained: the handler is removed before the connection can go away.
+/// the connection; `withDeadline` removes the handler before it returns, so the connection outlives every call.
 private func progressHandler(_ context: UnsafeMutableRawPointer?) -> Int32 {
     guard let context else { return 0 }
     let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()

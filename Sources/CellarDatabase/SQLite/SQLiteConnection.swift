@@ -90,7 +90,8 @@ public final class SQLiteConnection {
     }
 
     deinit {
-        for statement in statements.values { statement.finalize() }
+        // Closed once its last statement is finalized: the cached ones go with this object, and one a
+        // caller still holds goes when the caller lets go of it.
         sqlite3_close_v2(handle)
     }
 

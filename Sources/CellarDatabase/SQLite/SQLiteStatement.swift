@@ -2,8 +2,9 @@ import CSQLite
 
 /// A prepared statement of one ``SQLiteConnection``: bind values, step through the rows, read columns.
 ///
-/// The connection owns it (``SQLiteConnection/statement(_:)`` hands out a cached one) and finalizes
-/// it when the connection closes; like the connection, it is used by one thread at a time. Column
+/// The connection keeps it (``SQLiteConnection/statement(_:)`` hands out a cached one); it is
+/// finalized when the last reference to it goes, and the connection's SQLite handle lives until
+/// then (`sqlite3_close_v2`). Like the connection, it is used by one thread at a time. Column
 /// indexes start at 0, as in `sqlite3_column_*`; values are bound in parameter order (`?1`, `?2`, …).
 ///
 /// A statement that stopped on a row keeps its read transaction open (and, with a rollback journal,
@@ -16,7 +17,7 @@ public final class SQLiteStatement {
 
     /// The statement's SQL, as prepared.
     public let sql: String
-    private var handle: OpaquePointer?
+    private let statement: OpaquePointer
 
     init(connection: OpaquePointer, sql: String) throws(DatabaseError) {
         var statement: OpaquePointer?
@@ -28,23 +29,11 @@ public final class SQLiteStatement {
             throw DatabaseError(connection: connection, sql: sql)
         }
         self.sql = sql
-        self.handle = statement
-    }
-
-    /// Finalizes the statement; the connection calls it before it closes. Using it afterwards is a programming error.
-    func finalize() {
-        sqlite3_finalize(handle)
-        handle = nil
+        self.statement = statement
     }
 
     deinit {
-        // A statement dropped from its connection's cache; one whose connection closed has no handle.
-        if handle != nil { sqlite3_finalize(handle) }
-    }
-
-    private var statement: OpaquePointer {
-        guard let handle else { fatalError("SQLiteStatement used after its connection closed: \(sql)") }
-        return handle
+        sqlite3_finalize(statement)
     }
 
     private func error() -> DatabaseError {

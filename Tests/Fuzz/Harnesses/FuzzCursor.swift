@@ -7,6 +7,8 @@
 // - the input's first byte picks an order signature and a value count: a token read under one
 //   order is refused under any other.
 
+import FoundationEssentials
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCursor(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -53,17 +55,5 @@ func isNaN(_ value: DatabaseValue) -> Bool {
 }
 
 func base64url(_ bytes: [UInt8]) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    var out: [UInt8] = []
-    var index = 0
-    while index < bytes.count {
-        let chunk = [bytes[index], index + 1 < bytes.count ? bytes[index + 1] : 0, index + 2 < bytes.count ? bytes[index + 2] : 0]
-        let bits = UInt32(chunk[0]) << 16 | UInt32(chunk[1]) << 8 | UInt32(chunk[2])
-        out.append(alphabet[Int(bits >> 18 & 63)])
-        out.append(alphabet[Int(bits >> 12 & 63)])
-        if index + 1 < bytes.count { out.append(alphabet[Int(bits >> 6 & 63)]) }
-        if index + 2 < bytes.count { out.append(alphabet[Int(bits & 63)]) }
-        index += 3
-    }
-    return String(decoding: out, as: UTF8.self)
+    Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
 }

@@ -48,6 +48,11 @@ public struct Response {
         Response(status: status, headers: ["Location": location], body: .empty)
     }
 
+    /// A Server-Sent Events stream (`text/event-stream`); see ``EventStream``.
+    public static func events(_ stream: EventStream) -> Response {
+        Response(status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"], body: .events(stream))
+    }
+
     /// A response streamed from `producer`, with the given content type.
     public static func stream(_ producer: any ResponseBodyProducer, contentType: String, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": contentType], body: .stream(producer))

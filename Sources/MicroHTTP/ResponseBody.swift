@@ -1,4 +1,4 @@
-/// The body of a ``Response``: nothing, bytes in memory, or a stream produced on demand.
+/// The body of a ``Response``: nothing, bytes in memory, a stream produced on demand, or Server-Sent Events.
 ///
 /// A `.bytes` body is sent with `Content-Length`; a `.stream` body with
 /// `Transfer-Encoding: chunked`, pulled from its producer as the client reads. A HEAD request
@@ -11,4 +11,8 @@ public enum ResponseBody {
     case bytes([UInt8])
     /// A body produced part by part; see ``ResponseBodyProducer``.
     case stream(any ResponseBodyProducer)
+    /// Server-Sent Events the app sends from any thread while the connection waits without a
+    /// worker thread; see ``EventStream``. Chunked, with `Content-Type: text/event-stream` and
+    /// `Cache-Control: no-cache` unless the response sets them.
+    case events(EventStream)
 }

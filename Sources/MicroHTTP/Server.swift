@@ -74,12 +74,18 @@ public final class Server: Sendable {
         core.openConnections.load(ordering: .relaxed)
     }
 
+    /// Event streams currently open (see ``EventStream``).
+    public var openEventStreams: Int {
+        core.eventStreams.count
+    }
+
     /// Binds and starts the worker threads.
     ///
     /// - Throws: ``ServerError`` for an invalid configuration, an unusable host, a failed bind, or a second start.
     public func start() throws(ServerError) {
         try configuration.validate()
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        DescriptorLimit.raise(toAtLeast: configuration.daemonConnectionLimit + DescriptorLimit.reserve, logger: core.logger)
         // The worker threads inherit the stop signals blocked: a signal's handler runs on
         // another thread and their epoll waits are not interrupted (see ``StopSignals``).
         try StopSignals.blocked { () throws(ServerError) in try startBlocked(address: address) }
@@ -136,12 +142,16 @@ public final class Server: Sendable {
         core.draining.store(true, ordering: .relaxed)
         // Refuse new connections now. Not MHD_quiesce_daemon: in 0.9.75 it races the epoll workers and can abort (see Listener).
         running.listener.stopAccepting()
+        // End every event stream (each sends what it has queued, then its body ends) and resume the
+        // suspended ones: libmicrohttpd 0.9.75 aborts in MHD_stop_daemon if a connection is still suspended.
+        core.eventStreams.endAll()
         let deadline = ContinuousClock.now + gracePeriod
         while core.inFlightRequests.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         let abandoned = core.inFlightRequests.load(ordering: .relaxed)
         MHD_stop_daemon(running.daemon)
+        core.eventStreams.stop()
         // Every connection is closed and unregistered from the head watchdog; its sweeps end with the listener's thread.
         running.listener.stop()
         running.daemonLogger.deallocate()
@@ -158,11 +168,12 @@ public final class Server: Sendable {
     private func startDaemon(context: UnsafeMutableRawPointer, logger: UnsafeMutablePointer<cmhd_logger>) -> OpaquePointer? {
         let flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            | MHD_USE_NO_LISTEN_SOCKET.rawValue
+            | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         var options: [MHD_OptionItem] = [
             cmhd_option_external_logger(logger),
-            cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.connectionLimit)),
-            cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.perIPConnectionLimit)),
+            // Event streams hold their connections open: room for them on top of the ordinary limits.
+            cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.daemonConnectionLimit)),
+            cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.daemonPerIPConnectionLimit)),
             cmhd_option_uint(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeout)),
             cmhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             cmhd_option_uri_log(MHDCallbacks.logURI, context),

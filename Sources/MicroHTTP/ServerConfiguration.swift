@@ -18,10 +18,24 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Worker threads, each with its own epoll loop; defaults to the number of active processors.
     public var threads: Int
-    /// Simultaneous connections across all clients; more are refused.
+    /// Simultaneous connections across all clients, event streams aside (see ``eventStreamLimit``); more wait in the backlog.
     public var connectionLimit: Int
-    /// Simultaneous connections from one IP address (load generators and tests open hundreds from 127.0.0.1).
+    /// Simultaneous connections from one IP address, event streams aside (load generators and tests open hundreds from 127.0.0.1).
+    ///
+    /// libmicrohttpd enforces the sum with ``eventStreamsPerAddress`` (``daemonPerIPConnectionLimit``): an
+    /// address with no event stream open may hold that many ordinary connections.
     public var perIPConnectionLimit: Int
+    /// Open event streams (``EventStream``) across all clients; one more is answered 503 with `Retry-After`.
+    ///
+    /// A stream's connection stays open, suspended, for as long as the stream: libmicrohttpd counts it
+    /// among its connections. The server lets libmicrohttpd hold ``connectionLimit`` plus this many
+    /// (``daemonConnectionLimit``) and raises the process's descriptor limit to match when it can.
+    public var eventStreamLimit: Int
+    /// Open event streams from one IP address; one more is answered 503 with `Retry-After`.
+    public var eventStreamsPerAddress: Int
+    /// Seconds between heartbeats: a comment sent to each event stream that was sent nothing
+    /// meanwhile, so that a client that went away is noticed (by the write that fails) and its stream released.
+    public var eventStreamHeartbeat: Int
     /// Seconds a connection may stay idle (including a client that connects and sends nothing) before it is closed.
     public var connectionTimeout: Int
     /// Seconds a connection may take to send a complete request head, counted from its start and, on a
@@ -46,6 +60,12 @@ public struct ServerConfiguration: Sendable {
     /// The most bytes a response's own header fields may take: half of ``connectionMemoryLimit``,
     /// what is left beside the largest request head. A handler's larger fields get a 500 instead.
     public var largestResponseFields: Int { connectionMemoryLimit / 2 }
+    /// The connections libmicrohttpd may hold: ``connectionLimit`` plus ``eventStreamLimit``.
+    public var daemonConnectionLimit: Int { connectionLimit + eventStreamLimit }
+    /// The connections libmicrohttpd may hold from one address: ``perIPConnectionLimit`` plus ``eventStreamsPerAddress``.
+    public var daemonPerIPConnectionLimit: Int { perIPConnectionLimit + eventStreamsPerAddress }
+    /// The seconds a client refused an event stream (over ``eventStreamLimit`` or ``eventStreamsPerAddress``) is told to wait, in `Retry-After`.
+    public static let eventStreamRetryAfter = 10
     /// The most header fields a request may have: 100, as Apache's `LimitRequestFields` and
     /// Tomcat's `maxHeaderCount`. More get 431 and a close.
     ///
@@ -83,6 +103,9 @@ public struct ServerConfiguration: Sendable {
         threads: Int = ServerConfiguration.activeProcessorCount,
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
+        eventStreamLimit: Int = 4096,
+        eventStreamsPerAddress: Int = 64,
+        eventStreamHeartbeat: Int = 15,
         connectionTimeout: Int = 30,
         headerTimeout: Int = 10,
         connectionMemoryLimit: Int = 32 * 1024,
@@ -98,6 +121,9 @@ public struct ServerConfiguration: Sendable {
         self.threads = threads
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
+        self.eventStreamLimit = eventStreamLimit
+        self.eventStreamsPerAddress = eventStreamsPerAddress
+        self.eventStreamHeartbeat = eventStreamHeartbeat
         self.connectionTimeout = connectionTimeout
         self.headerTimeout = headerTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
@@ -209,6 +235,9 @@ public struct ServerConfiguration: Sendable {
         try require((1...1024).contains(threads), "threads must be in 1...1024, not \(threads)")
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, not \(connectionLimit)")
         try require(perIPConnectionLimit >= 1, "perIPConnectionLimit must be at least 1, not \(perIPConnectionLimit)")
+        try require(eventStreamLimit >= 0, "eventStreamLimit must not be negative, not \(eventStreamLimit)")
+        try require(eventStreamsPerAddress >= 0, "eventStreamsPerAddress must not be negative, not \(eventStreamsPerAddress)")
+        try require((1...3600).contains(eventStreamHeartbeat), "eventStreamHeartbeat must be in 1...3600 seconds, not \(eventStreamHeartbeat)")
         try require(connectionTimeout >= 1, "connectionTimeout must be at least 1 second, not \(connectionTimeout)")
         try require((0...3600).contains(headerTimeout), "headerTimeout must be in 0...3600 seconds, not \(headerTimeout)")
         try require(

@@ -32,7 +32,7 @@ for _ in 0..<pages {
         var buffer: [UInt8] = []
         while try producer.produce(into: &buffer) { total += buffer.count; buffer.removeAll(keepingCapacity: true) }
         total += buffer.count
-    case .empty: break
+    case .empty, .events: break
     }
 }
 print("\(pages) × \(target): \(total) bytes")

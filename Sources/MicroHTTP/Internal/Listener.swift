@@ -139,7 +139,7 @@ final class Listener: @unchecked Sendable {
             while !listener.exiting.load(ordering: .acquiring) {
                 let now = ContinuousClock.now
                 // At the connection limit, leave new connections in the backlog, as libmicrohttpd does with its own socket.
-                let atLimit = core.openConnections.load(ordering: .relaxed) >= core.configuration.connectionLimit
+                let atLimit = core.openConnections.load(ordering: .relaxed) >= core.configuration.daemonConnectionLimit
                 let listen = listener.accepting.withLock { $0 } && !atLimit && now >= pausedUntil
                 var wait = nextSweep - now
                 if !listen { wait = min(wait, .milliseconds(50)) }

@@ -98,6 +98,24 @@ enum MHDCallbacks {
         Unmanaged<StreamBox>.fromOpaque(cls).release()
     }
 
+    /// An event stream's content reader: queued events, or a suspension until the next one (see ``EventStream``).
+    static let readEvents: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+        guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
+        let box = Unmanaged<EventStreamConnection>.fromOpaque(cls).takeUnretainedValue()
+        switch box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity) {
+        case .bytes(let count): return count
+        case .endOfStream: return cmhd_content_reader_end_of_stream()
+        case .error: return cmhd_content_reader_end_with_error()
+        }
+    }
+
+    /// libmicrohttpd is done with an event stream's response: the stream is over.
+    static let releaseEvents: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        let box = Unmanaged<EventStreamConnection>.fromOpaque(cls).takeRetainedValue()
+        box.ended()
+    }
+
     /// libmicrohttpd is done with a buffered response: release the bytes it sent from.
     static let releaseBytes: MHD_ContentReaderFreeCallback = { cls in
         guard let cls else { return }

@@ -31,6 +31,8 @@ final class ServerCore: Sendable {
     let lastDaemonMessage = Locked<String?>(nil)
     /// The request-head deadline; nil when ``ServerConfiguration/headerTimeout`` is 0.
     let headWatchdog: HeadWatchdog?
+    /// The open event streams: caps, heartbeats, and their end when the server stops.
+    let eventStreams: EventStreamRegistry
 
     init(
         configuration: ServerConfiguration, responder: any HTTPResponder, logger: Logger, observer: (any ServerObserver)?,
@@ -44,6 +46,9 @@ final class ServerCore: Sendable {
         defaultHeaders = DefaultHeaders(configuration.defaultHeaders)
         self.renderError = configuration.errorRenderer ?? ErrorPage.render
         self.headWatchdog = configuration.headerTimeout > 0 ? HeadWatchdog(timeout: .seconds(configuration.headerTimeout)) : nil
+        eventStreams = EventStreamRegistry(
+            limit: configuration.eventStreamLimit, perAddressLimit: configuration.eventStreamsPerAddress,
+            heartbeatInterval: .seconds(configuration.eventStreamHeartbeat))
     }
 
     /// One access-handler call: headers, then body chunks, then the end of the body, when the response is queued.
@@ -208,10 +213,31 @@ final class ServerCore: Sendable {
             response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
         }
         let bodyAllowed = request.method != .head && response.status != .notModified && response.status != .noContent
-        if case .stream = response.body, !bodyAllowed {
+        switch response.body {
+        case .stream where !bodyAllowed:
             // libmicrohttpd 0.9.75 still writes the chunked terminator after the head of a HEAD response,
             // which the client would read as the start of the next response: send no stream at all.
             response.body = .empty
+        case .events(let stream) where !bodyAllowed:
+            response.body = .empty
+            stream.finish(refused: true)
+        case .events(let stream):
+            guard stream.attach(to: connection) else {
+                // One stream returned for two requests: the first keeps it.
+                logger.error("An event stream was returned for a second request", metadata: ["request_id": "\(request.id)"])
+                return queue(
+                    connection: connection, context: context,
+                    response: errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request),
+                    for: request)
+            }
+            if let refusal = admitEvents(stream, for: request) {
+                stream.finish(refused: true)
+                return queue(connection: connection, context: context, response: errorResponse(refusal, for: request), for: request)
+            }
+            if !response.headers.contains("Content-Type") { response.headers.add(name: "Content-Type", value: "text/event-stream") }
+            if !response.headers.contains("Cache-Control") { response.headers.add(name: "Cache-Control", value: "no-cache") }
+        default:
+            break
         }
         let handle: OpaquePointer?
         switch response.body {
@@ -233,6 +259,21 @@ final class ServerCore: Sendable {
             handle = MHD_create_response_from_callback(
                 cmhd_size_unknown(), configuration.streamChunkSize, MHDCallbacks.readStream, Unmanaged.passRetained(box).toOpaque(),
                 MHDCallbacks.releaseStream)
+        case .events(let stream):
+            let counter = ByteCounter()
+            context.streamedBytes = counter
+            let box = Unmanaged.passRetained(
+                EventStreamConnection(
+                    stream: stream, registry: eventStreams, address: request.remoteAddress ?? "", counter: counter))
+            // The block size is only advisory for a chunked body (libmicrohttpd writes the chunks into the
+            // connection's own buffer) but is allocated with every response: keep it small.
+            handle = MHD_create_response_from_callback(
+                cmhd_size_unknown(), 1024, MHDCallbacks.readEvents, box.toOpaque(), MHDCallbacks.releaseEvents)
+            if handle == nil {
+                box.release()
+                eventStreams.remove(stream, address: request.remoteAddress ?? "")
+                stream.finish(refused: true)
+            }
         }
         guard let handle else {
             logger.error("Could not create a response", metadata: ["request_id": "\(request.id)"])
@@ -274,6 +315,26 @@ final class ServerCore: Sendable {
         }
         context.status = response.status
         return MHD_queue_response(connection, UInt32(response.status.code), handle)
+    }
+
+    /// Counts an event stream in, or the 503 that says which cap it is over.
+    private func admitEvents(_ stream: EventStream, for request: Request) -> HTTPError? {
+        let message: String
+        do {
+            try eventStreams.admit(stream, address: request.remoteAddress ?? "")
+            return nil
+        } catch {
+            switch error {
+            case .total(let limit):
+                message = "This server has \(limit) live event streams open, its limit; try again shortly."
+            case .perAddress(let limit):
+                message =
+                    "Your address has \(limit) live event streams open, the most this server allows one address; close one, or try again shortly."
+            case .stopping:
+                message = "The server is stopping."
+            }
+        }
+        return HTTPError(.serviceUnavailable, message, headers: ["Retry-After": "\(ServerConfiguration.eventStreamRetryAfter)"])
     }
 
     /// Called once per request when libmicrohttpd is done with it: the access log line and the observer.

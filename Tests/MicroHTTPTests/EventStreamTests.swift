@@ -103,7 +103,9 @@ import Testing
     /// answered, and every stream receives every broadcast.
     @Test func twoHundredStreamsOnTwoWorkersAllReceiveABroadcast() throws {
         let streams = Streams()
-        try withServer(Self.router(streams), configuration: Self.configuration(threads: 2)) { server in
+        var configuration = Self.configuration(threads: 2)
+        configuration.eventStreamsPerAddress = 256  // all from 127.0.0.1
+        try withServer(Self.router(streams), configuration: configuration) { server in
             var clients: [EventStreamClient] = []
             for _ in 0..<200 { clients.append(try EventStreamClient(port: server.port, target: "/events")) }
             #expect(clients.allSatisfy { $0.status == 200 })

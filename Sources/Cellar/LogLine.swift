@@ -1,3 +1,4 @@
+import ByteWriters
 import Logging
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 

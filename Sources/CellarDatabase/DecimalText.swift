@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// Reals written as short decimals without the general shortest-digits algorithm, for the values

@@ -1,5 +1,4 @@
 import CByteScan
-import TableKit
 
 /// Appends JSON to a byte buffer: strings escaped with the same rigour as ``HTMLWriter`` escapes HTML.
 ///
@@ -44,7 +43,7 @@ public struct JSONWriter: ~Copyable, Sendable {
         bytes = []
     }
 
-    @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
     @inlinable @inline(__always) public mutating func raw(_ syntax: StaticString) {
@@ -82,7 +81,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     /// Appends `identifier` percent-encoded as a path segment and a closing quote: the end of a
     /// row link whose start (`"base/`) was written before.
-    mutating func pathSegmentClosingString(_ identifier: String) {
+    package mutating func pathSegmentClosingString(_ identifier: String) {
         let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { segmentAndQuote($0) }
         if done == nil {
             var identifier = identifier
@@ -233,7 +232,7 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// The character encoded as `E2 second third` when it is one the writer escapes although JSON
     /// allows it: U+2028 and U+2029 (line ends in JavaScript), U+202A–U+202E and U+2066–U+2069
     /// (bidirectional embeddings, overrides and isolates). Log lines escape the same ones.
-    @inline(__always) static func escapedAfterE2(_ second: UInt8, _ third: UInt8) -> UInt16? {
+    @inline(__always) package static func escapedAfterE2(_ second: UInt8, _ third: UInt8) -> UInt16? {
         switch (second, third) {
         case (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
         default: nil

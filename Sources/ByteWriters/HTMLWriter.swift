@@ -1,10 +1,5 @@
 import CByteScan
 
-// The one source file over 400 lines, on purpose: HTML escaping is written once, here (STYLE.md),
-// and the text, attribute, path-segment and row-link writers share the escaper and the
-// `@usableFromInline` helpers they inline; split by method, one hot path would be spread over
-// several files.
-
 /// Appends HTML to a byte buffer, escaping every piece of text by construction.
 ///
 /// ``text(_:)-(String)`` and ``attribute(_:_:)-(_,String)`` escape `&`, `<`, `>`, `"` and `'` (as `&amp;`, `&lt;`,
@@ -23,7 +18,7 @@ import CByteScan
 public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
     /// The link of the row a table is writing, while it writes it (see ``RowLink``).
-    var rowLink: RowLink?
+    @usableFromInline package var rowLink: RowLink?
 
     public init(capacity: Int = 0) {
         buffer = ByteBuffer(capacity: capacity)
@@ -62,7 +57,7 @@ public struct HTMLWriter: ~Copyable, Sendable {
         buffer.removeFirst(count)
     }
 
-    @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
     @inlinable mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     // MARK: Markup (trusted)
@@ -119,37 +114,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
         text.withUTF8 { appendEscaped($0) }
     }
 
-    /// Appends an integer in decimal.
-    public mutating func text(_ number: Int) {
-        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(number, into: $0) }
-    }
-
-    /// Appends an integer with thousands separators (`10,000`).
-    public mutating func text(grouping number: Int) {
-        // Up to 20 digits, 6 commas and a sign; written right to left on the stack.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
-            var position = 32
-            // Int.min has no positive twin: group its magnitude.
-            var value = number.magnitude
-            var digits = 0
-            repeat {
-                if digits > 0 && digits % 3 == 0 {
-                    position -= 1
-                    scratch[position] = UInt8(ascii: ",")
-                }
-                position -= 1
-                scratch[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
-                value /= 10
-                digits += 1
-            } while value > 0
-            if number < 0 {
-                position -= 1
-                scratch[position] = UInt8(ascii: "-")
-            }
-            append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[position..<32]))
-        }
-    }
-
     /// Appends text for use inside an attribute value (the same escaping as ``text(_:)-(String)``).
     @inlinable public mutating func attributeText(_ value: String) { text(value) }
 
@@ -167,13 +131,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
         append(UInt8(ascii: "\""))
     }
 
-    /// Appends ` name="number"`.
-    public mutating func attribute(_ name: StaticString, _ value: Int) {
-        openAttribute(name)
-        text(value)
-        append(UInt8(ascii: "\""))
-    }
-
     /// Appends ` name="`, the start of every attribute.
     @inlinable mutating func openAttribute(_ name: StaticString) {
         append(UInt8(ascii: " "))
@@ -181,141 +138,11 @@ public struct HTMLWriter: ~Copyable, Sendable {
         raw("=\"")
     }
 
-    /// Appends a URL path segment, percent-encoding everything but unreserved characters,
-    /// so the result is safe both as a path segment and inside an attribute value.
-    public mutating func pathSegment(_ segment: String) {
-        // Most row identifiers are a few digits: read from the small string's own bits, they need
-        // no copy to the stack and no loop.
-        if let digits = Self.smallDigits(segment) {
-            buffer.write(reserving: 8) { out in
-                UnsafeMutableRawPointer(out).storeBytes(of: digits.word, as: UInt64.self)
-                return digits.count
-            }
-            return
-        }
-        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
-            buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) }
-        }
-        if done == nil {
-            var segment = segment
-            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
-        }
-    }
-
-    /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
-    /// string (``ByteScan/smallASCII(_:)``); nil otherwise.
-    @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
-        guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
-        return (small.low, small.count)
-    }
-
-    /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);
-    /// returns the bytes written. The result holds only `A–Z a–z 0–9 - . _ ~ %`, safe in HTML,
-    /// JSON and URLs alike.
-    public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
-        // Row identifiers are mostly numbers: up to eight digits are tested as one word.
-        if let input = source.baseAddress, source.count <= 8, source.count > 0 {
-            let word = ByteScan.gather(input, count: source.count)
-            if ByteScan.nonDigits(word, count: source.count) == 0 {
-                ByteScan.scatter(word, count: source.count, to: output)
-                return source.count
-            }
-        }
-        var out = output
-        // Digits and unreserved ASCII are most identifiers: copy them without touching a table.
-        for byte in source {
-            if isUnreserved(byte) {
-                out.pointee = byte
-                out += 1
-            } else {
-                out[0] = UInt8(ascii: "%")
-                out[1] = hexDigit(byte >> 4)
-                out[2] = hexDigit(byte & 0x0F)
-                out += 3
-            }
-        }
-        return out - output
-    }
-
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.
     @usableFromInline mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
         // An entity is at most 6 bytes for 1, U+FFFD 3 bytes for 1; the block stores may write
         // up to 16 bytes past the end.
         buffer.write(reserving: source.count &* 6 &+ 16) { HTMLWriter.escape(source, into: $0) }
-    }
-
-    // MARK: Row links
-
-    /// What a ``TableRenderer`` has already written of the row in progress, so that the row's link
-    /// (`base/identifier`, in the row element's `id` and again in its `href`) is copied rather than
-    /// escaped and encoded a second time: the list's `base/`, escaped once per render, and where in
-    /// this buffer the row's identifier stands percent-encoded.
-    ///
-    /// It names the two strings by their bits, without retaining them: equal bits are the same
-    /// string (the same inline bytes, or the same storage, which the renderer keeps alive for the
-    /// row), so a selection that matches is one whose `write(into:)` would write these very bytes.
-    /// Whatever takes bytes out of the writer (``removeAll(keepingCapacity:)``, ``takeBytes()``,
-    /// ``removeFirst(_:)``) forgets it: a cell that empties the writer mid-row gets its links
-    /// written again, not copied from bytes that are gone.
-    // Unchecked: `prefix` is set by the renderer for one row and cleared before the writer can
-    // move to another thread.
-    struct RowLink: @unchecked Sendable {
-        var base: StringBits
-        var identifier: StringBits
-        /// `base` escaped for an attribute value, then `/`; owned by the renderer.
-        var prefix: UnsafeRawBufferPointer
-        /// Where the table wrote the identifier, percent-encoded, in this writer's bytes.
-        var encoded: Range<Int>
-    }
-
-    /// A string's two words, compared without looking at (or retaining) what they point to.
-    struct StringBits: Equatable {
-        var first: UInt64
-        var second: UInt64
-
-        @inline(__always) init(_ string: String) {
-            (first, second) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-        }
-
-        /// The bits of the string stored at `pointer`.
-        @inline(__always) init(at pointer: UnsafeRawPointer) {
-            first = pointer.loadUnaligned(as: UInt64.self)
-            second = pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        }
-    }
-
-    /// Writes `selection`'s link by copying what the table wrote for this row, when the selection
-    /// is the row's own; returns false (having written nothing) otherwise.
-    @inline(__always) mutating func copyRowLink(of selection: RowSelection) -> Bool {
-        guard let link = rowLink, link.identifier == StringBits(selection.identifier), link.base == StringBits(selection.base) else {
-            return false
-        }
-        appendRowLink(link)
-        return true
-    }
-
-    /// ``copyRowLink(of:)`` for a selection read where it is stored, without copying it (or
-    /// retaining its strings) first.
-    @inline(__always) mutating func copyRowLink(at selection: UnsafePointer<RowSelection>) -> Bool {
-        guard let link = rowLink else { return false }
-        let raw = UnsafeRawPointer(selection)
-        let identifier = raw + MemoryLayout<RowSelection>.offset(of: \.identifier).unsafelyUnwrapped
-        let base = raw + MemoryLayout<RowSelection>.offset(of: \.base).unsafelyUnwrapped
-        guard link.identifier == StringBits(at: identifier), link.base == StringBits(at: base) else { return false }
-        appendRowLink(link)
-        return true
-    }
-
-    @inline(__always) private mutating func appendRowLink(_ link: RowLink) {
-        let count = link.prefix.count &+ link.encoded.count
-        // The identifier's bytes are earlier in this same buffer: find them after the reserve,
-        // which may have moved it.
-        buffer.reserve(count)
-        let start = buffer.base.unsafelyUnwrapped
-        let output = start + buffer.length
-        ByteBuffer.copy(link.prefix.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: link.prefix.count, to: output)
-        ByteBuffer.copy(start + link.encoded.lowerBound, count: link.encoded.count, to: output + link.prefix.count)
-        buffer.length &+= count
     }
 
     // MARK: Elements
@@ -344,22 +171,6 @@ public struct HTMLWriter: ~Copyable, Sendable {
     }
 
     // MARK: Escaping
-
-    /// The uppercase hexadecimal digit for a value below 16.
-    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
-    }
-
-    /// RFC 3986 unreserved: `A–Z a–z 0–9 - . _ ~`. A bit test in one of two 64-bit constants, no
-    /// table behind a lazy global: it runs for every byte of every row identifier.
-    @inline(__always) static func isUnreserved(_ byte: UInt8) -> Bool {
-        // Bits 45 `-`, 46 `.`, 48–57 `0–9` of the bytes below 64; bits 1–26 `A–Z`, 31 `_`,
-        // 33–58 `a–z` and 62 `~` of the bytes from 64 to 127 (a test holds them to the definition).
-        let low: UInt64 = 0x03FF_6000_0000_0000
-        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE
-        if byte < 64 { return (low &>> UInt64(byte)) & 1 != 0 }
-        return byte < 128 && (high &>> UInt64(byte &- 64)) & 1 != 0
-    }
 
     /// Whether a byte is written as it is, without a closer look: everything but `& < > " '`,
     /// controls other than tab, newline, form feed and carriage return, DEL, and the lead bytes
@@ -445,32 +256,5 @@ public struct HTMLWriter: ~Copyable, Sendable {
         default:
             return 1
         }
-    }
-
-    /// Writes `number` in decimal at `output`; returns the bytes written (at most 20).
-    public static func writeDecimal(_ number: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
-        var out = output
-        if number < 0 {
-            out.pointee = UInt8(ascii: "-")
-            out += 1
-        }
-        var value = number.magnitude
-        if value < 10 {
-            out.pointee = UInt8(ascii: "0") &+ UInt8(value)
-            return out + 1 - output
-        }
-        var digits = 0
-        var probe = value
-        while probe > 0 {
-            digits += 1
-            probe /= 10
-        }
-        var position = digits
-        while value > 0 {
-            position -= 1
-            out[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
-            value /= 10
-        }
-        return out + digits - output
     }
 }

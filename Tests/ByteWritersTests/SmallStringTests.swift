@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TableKit
+@testable import ByteWriters
 
 /// `HTMLWriter.pathSegment` and `text` read short strings from the small string's own bits. These
 /// tests hold that layout to what the string's `utf8` view reads, for every length and kind of

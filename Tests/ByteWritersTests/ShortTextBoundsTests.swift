@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TableKit
+@testable import ByteWriters
 
 /// The escapers read short texts a word at a time. These texts sit at the very end of their own
 /// allocation, so that a read past the text is a heap overflow AddressSanitizer reports

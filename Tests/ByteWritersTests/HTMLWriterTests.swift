@@ -1,5 +1,5 @@
+import ByteWriters
 import Foundation
-import TableKit
 import Testing
 
 // Swift string literals cannot hold U+FDD0…U+FDEF, noncharacters HTML forbids.

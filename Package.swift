@@ -38,14 +38,14 @@ let package = Package(
         ),
         // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux). Only ByteWriters imports it.
         .target(name: "CByteScan"),
-        // Bytes: the growable buffer, the HTML and JSON writers, the stable hash.
+        // Bytes: the growable buffer, the HTML, JSON and logfmt writers, decimal and hex digits, the stable hash.
         // Knows nothing of HTTP, tables or cells; every module above uses it.
         .target(name: "ByteWriters", dependencies: ["CByteScan"], swiftSettings: strictSettings),
         // HTTP server over libmicrohttpd: knows nothing of tables or cells.
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "ByteWriters",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -1,32 +1,32 @@
 extension HTMLWriter {
     /// Appends an integer in decimal.
     public mutating func text(_ number: Int) {
-        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(number, into: $0) }
+        buffer.write(reserving: DecimalDigits.maximumCount) { DecimalDigits.write(number, into: $0) }
     }
 
     /// Appends an integer with thousands separators (`10,000`).
     public mutating func text(grouping number: Int) {
-        // Up to 20 digits, 6 commas and a sign; written right to left on the stack.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
-            var position = 32
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalDigits.maximumCount) { scratch in
+            let digits = scratch.baseAddress.unsafelyUnwrapped
             // Int.min has no positive twin: group its magnitude.
-            var value = number.magnitude
-            var digits = 0
-            repeat {
-                if digits > 0 && digits % 3 == 0 {
-                    position -= 1
-                    scratch[position] = UInt8(ascii: ",")
+            let count = DecimalDigits.write(UInt64(number.magnitude), into: digits)
+            // The digits with a comma before each group of three but the first, and the sign.
+            buffer.write(reserving: count + count / 3 + 1) { out in
+                var written = 0
+                if number < 0 {
+                    out[0] = UInt8(ascii: "-")
+                    written = 1
                 }
-                position -= 1
-                scratch[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
-                value /= 10
-                digits += 1
-            } while value > 0
-            if number < 0 {
-                position -= 1
-                scratch[position] = UInt8(ascii: "-")
+                for index in 0..<count {
+                    if index > 0 && (count - index) % 3 == 0 {
+                        out[written] = UInt8(ascii: ",")
+                        written += 1
+                    }
+                    out[written] = digits[index]
+                    written += 1
+                }
+                return written
             }
-            append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scratch)[position..<32]))
         }
     }
 
@@ -35,32 +35,5 @@ extension HTMLWriter {
         openAttribute(name)
         text(value)
         append(UInt8(ascii: "\""))
-    }
-
-    /// Writes `number` in decimal at `output`; returns the bytes written (at most 20).
-    public static func writeDecimal(_ number: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
-        var out = output
-        if number < 0 {
-            out.pointee = UInt8(ascii: "-")
-            out += 1
-        }
-        var value = number.magnitude
-        if value < 10 {
-            out.pointee = UInt8(ascii: "0") &+ UInt8(value)
-            return out + 1 - output
-        }
-        var digits = 0
-        var probe = value
-        while probe > 0 {
-            digits += 1
-            probe /= 10
-        }
-        var position = digits
-        while value > 0 {
-            position -= 1
-            out[position] = UInt8(ascii: "0") &+ UInt8(value % 10)
-            value /= 10
-        }
-        return out + digits - output
     }
 }

@@ -18,15 +18,13 @@ extension HTMLWriter {
             case UInt8(ascii: "&"): raw("&amp;")
             case UInt8(ascii: "'"): raw("&#39;")
             case UInt8(ascii: "%")
-            where index + 2 < utf8.count && HTMLWriter.isHexDigit(utf8[index + 1]) && HTMLWriter.isHexDigit(utf8[index + 2]):
+            where index + 2 < utf8.count && HexDigits.value(of: utf8[index + 1]) != nil && HexDigits.value(of: utf8[index + 2]) != nil:
                 append(byte)
             case 0x21, 0x23, 0x24, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
                 append(byte)
             default:
                 // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.
-                append(UInt8(ascii: "%"))
-                append(HTMLWriter.hexDigit(byte >> 4))
-                append(HTMLWriter.hexDigit(byte & 0x0F))
+                buffer.write(reserving: 3) { HexDigits.writePercentEncoded(byte, into: $0) }
             }
             index += 1
         }
@@ -61,11 +59,6 @@ extension HTMLWriter {
         return true
     }
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
-    }
-
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
@@ -79,11 +72,11 @@ extension HTMLWriter {
             return
         }
         let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
-            buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) }
+            buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
         }
         if done == nil {
             var segment = segment
-            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { HTMLWriter.writePathSegment(source, into: $0) } }
+            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) } }
         }
     }
 
@@ -92,49 +85,5 @@ extension HTMLWriter {
     @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
         guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
         return (small.low, small.count)
-    }
-
-    /// Writes `source` percent-encoded as a path segment at `output` (at most 3 bytes for 1);
-    /// returns the bytes written. The result holds only `A–Z a–z 0–9 - . _ ~ %`, safe in HTML,
-    /// JSON and URLs alike.
-    public static func writePathSegment(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
-        // Row identifiers are mostly numbers: up to eight digits are tested as one word.
-        if let input = source.baseAddress, source.count <= 8, source.count > 0 {
-            let word = ByteScan.gather(input, count: source.count)
-            if ByteScan.nonDigits(word, count: source.count) == 0 {
-                ByteScan.scatter(word, count: source.count, to: output)
-                return source.count
-            }
-        }
-        var out = output
-        // Digits and unreserved ASCII are most identifiers: copy them without touching a table.
-        for byte in source {
-            if isUnreserved(byte) {
-                out.pointee = byte
-                out += 1
-            } else {
-                out[0] = UInt8(ascii: "%")
-                out[1] = hexDigit(byte >> 4)
-                out[2] = hexDigit(byte & 0x0F)
-                out += 3
-            }
-        }
-        return out - output
-    }
-
-    /// The uppercase hexadecimal digit for a value below 16.
-    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "A") &+ (value &- 10)
-    }
-
-    /// RFC 3986 unreserved: `A–Z a–z 0–9 - . _ ~`. A bit test in one of two 64-bit constants, no
-    /// table behind a lazy global: it runs for every byte of every row identifier.
-    @inline(__always) static func isUnreserved(_ byte: UInt8) -> Bool {
-        // Bits 45 `-`, 46 `.`, 48–57 `0–9` of the bytes below 64; bits 1–26 `A–Z`, 31 `_`,
-        // 33–58 `a–z` and 62 `~` of the bytes from 64 to 127 (a test holds them to the definition).
-        let low: UInt64 = 0x03FF_6000_0000_0000
-        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE
-        if byte < 64 { return (low &>> UInt64(byte)) & 1 != 0 }
-        return byte < 128 && (high &>> UInt64(byte &- 64)) & 1 != 0
     }
 }

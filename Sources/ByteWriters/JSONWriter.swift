@@ -14,6 +14,14 @@ public struct JSONWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(reusing: bytes)
     }
 
+    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
+    public init(buffer: consuming ByteBuffer) {
+        self.buffer = buffer
+    }
+
+    /// The buffer written into, for a writer of another format to go on with.
+    public consuming func takeBuffer() -> ByteBuffer { buffer }
+
     /// The bytes written so far. Setting it replaces them (see ``ByteBuffer/init(reusing:)``).
     public var bytes: [UInt8] {
         get { buffer.bytes }
@@ -91,7 +99,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     private mutating func segmentAndQuote(_ source: UnsafeBufferPointer<UInt8>) {
         buffer.write(reserving: source.count &* 3 &+ 1) { out in
-            let written = HTMLWriter.writePathSegment(source, into: out)
+            let written = PercentEncoding.writeSegment(source, into: out)
             out[written] = UInt8(ascii: "\"")
             return written &+ 1
         }
@@ -106,14 +114,15 @@ public struct JSONWriter: ~Copyable, Sendable {
         buffer.write(reserving: source.count &* 6 &+ 18) { JSONWriter.writeQuoted(source, into: $0) }
     }
 
-    /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
-    public mutating func unquoted(_ text: String) {
+    /// Appends JSON text that is not escaped: a number's digits, a key escaped once and kept. Only
+    /// for text the program made itself and trusts.
+    public mutating func unsafeRaw(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Appends bytes as they are, without quotes or escaping (for formats around JSON).
-    public mutating func unquoted(bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends JSON bytes that are not escaped (see ``unsafeRaw(_:)``).
+    public mutating func unsafeRaw(bytes: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(bytes))
     }
 
@@ -136,17 +145,11 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     public mutating func number(_ value: Int) {
-        // Straight into the buffer (at most 19 digits and a sign) by the HTML writer's own digit
-        // writer, not through a scratch copy of its own.
-        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(value, into: $0) }
+        buffer.write(reserving: DecimalDigits.maximumCount) { DecimalDigits.write(value, into: $0) }
     }
 
     public mutating func number(_ value: UInt64) {
-        if value <= UInt64(Int.max) {
-            number(Int(value))
-        } else {
-            Array(String(value).utf8).withUnsafeBytes { append($0) }
-        }
+        buffer.write(reserving: DecimalDigits.maximumCount) { DecimalDigits.write(value, into: $0) }
     }
 
     /// Appends a floating-point number; NaN and infinities, which JSON cannot hold, become `null`.
@@ -173,11 +176,6 @@ public struct JSONWriter: ~Copyable, Sendable {
         if let value { string(value) } else { null() }
     }
 
-    /// The lowercase hexadecimal digit for a value below 16.
-    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
-    }
-
     /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
     /// for 6 bytes per input byte and 18 more: it is written sixteen bytes at a time.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
@@ -202,7 +200,7 @@ public struct JSONWriter: ~Copyable, Sendable {
             let byte = input[index]
             if byte == 0xE2 {
                 // U+2028 and U+2029 end lines in JavaScript; the bidirectional controls reorder text.
-                if index + 2 < count, let unit = escapedAfterE2(input[index + 1], input[index + 2]) {
+                if index + 2 < count, let unit = UnicodeControls.escapedUnit(input[index + 1], input[index + 2]) {
                     out += writeUnicodeEscape(unit, into: out)
                     index &+= 3
                     continue
@@ -229,23 +227,10 @@ public struct JSONWriter: ~Copyable, Sendable {
         return out - output
     }
 
-    /// The character encoded as `E2 second third` when it is one the writer escapes although JSON
-    /// allows it: U+2028 and U+2029 (line ends in JavaScript), U+202A–U+202E and U+2066–U+2069
-    /// (bidirectional embeddings, overrides and isolates). Log lines escape the same ones.
-    @inline(__always) package static func escapedAfterE2(_ second: UInt8, _ third: UInt8) -> UInt16? {
-        switch (second, third) {
-        case (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
-        default: nil
-        }
-    }
-
     static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = 0x5C
         out[1] = UInt8(ascii: "u")
-        out[2] = hexDigit(UInt8(unit >> 12))
-        out[3] = hexDigit(UInt8((unit >> 8) & 0xF))
-        out[4] = hexDigit(UInt8((unit >> 4) & 0xF))
-        out[5] = hexDigit(UInt8(unit & 0xF))
+        HexDigits.write(UInt64(unit), count: 4, into: out + 2)
         return 6
     }
 

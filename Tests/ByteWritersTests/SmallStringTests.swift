@@ -79,7 +79,7 @@ import Testing
     @Test func pathSegmentsWriteTheSameWithOrWithoutTheShortCut() {
         for string in Self.strings {
             let bytes = Array(string.utf8)
-            let expected = Self.direct(bytes, room: bytes.count * 3, HTMLWriter.writePathSegment)
+            let expected = Self.direct(bytes, room: bytes.count * 3, PercentEncoding.writeSegment)
             #expect(Self.appended { $0.pathSegment(string) } == "<" + expected + ">", "\(bytes)")
         }
     }

@@ -26,10 +26,10 @@ mkdir -p "$out" "$artifacts"
 micro=Sources/MicroHTTP
 query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPStatus.swift" "$micro/HTTPHeaders.swift" "$micro/HTTPMethod.swift")
 # StaticFiles.swift also serves responses, so it brings Request/Response and their helpers;
-# none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ except Locked are left out).
+# none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ are left out).
 static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
-    "$micro/RequestID.swift" "$micro/Internal/Locked.swift")
+    "$micro/RequestID.swift")
 tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
 byte_sources=(Sources/ByteWriters/*.swift)
 

@@ -20,7 +20,7 @@ extension HTMLWriter {
         /// Where the table wrote the identifier, percent-encoded, in this writer's bytes.
         @usableFromInline package var encoded: Range<Int>
 
-        package init(base: StringBits, identifier: StringBits, prefix: UnsafeRawBufferPointer, encoded: Range<Int>) {
+        @inlinable package init(base: StringBits, identifier: StringBits, prefix: UnsafeRawBufferPointer, encoded: Range<Int>) {
             self.base = base
             self.identifier = identifier
             self.prefix = prefix
@@ -52,7 +52,7 @@ extension HTMLWriter {
         return true
     }
 
-    @usableFromInline mutating func appendRowLink(_ link: RowLink) {
+    @inlinable @inline(__always) mutating func appendRowLink(_ link: RowLink) {
         let count = link.prefix.count &+ link.encoded.count
         // The identifier's bytes are earlier in this same buffer: find them after the reserve,
         // which may have moved it.

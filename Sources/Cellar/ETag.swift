@@ -21,7 +21,7 @@ enum ETag {
         var value = hash.value
         value = (value ^ (value >> 33)) &* 0xff51_afd7_ed55_8ccd
         value = (value ^ (value >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-        return quotedHex(value ^ (value >> 33))
+        return EntityTag.quoted(value ^ (value >> 33))
     }
 
     static func of(_ bytes: [UInt8]) -> String {
@@ -48,38 +48,14 @@ enum ETag {
         }
         hash ^= hash >> 29
         hash ^= UInt64(bytes.count)
-        return quotedHex(hash)
-    }
-
-    /// `hash` as an entity tag: `"`, sixteen lowercase hex digits, `"`. Written into the string's
-    /// own storage, with no intermediate strings.
-    static func quotedHex(_ hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 18) { out in
-            out[0] = UInt8(ascii: "\"")
-            HexDigits.write(hash, count: 16, into: out, at: 1)
-            out[17] = UInt8(ascii: "\"")
-            return 18
-        }
+        return EntityTag.quoted(hash)
     }
 
     /// Adds `etag` to `headers`; the 304 (with those headers) when the request's `If-None-Match`
     /// names it, nil when the page is to be sent.
     static func validate(_ etag: String, headers: inout HTTPHeaders, request: Request) -> Response? {
         headers.add(name: "ETag", value: etag)
-        guard matches(etag, request.headers["If-None-Match"]) else { return nil }
+        guard EntityTag.ifNoneMatch(request.headers["If-None-Match"], names: etag) else { return nil }
         return Response(status: .notModified, headers: headers, body: .empty)
-    }
-
-    /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.
-    static func matches(_ etag: String, _ header: String?) -> Bool {
-        guard let header else { return false }
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.drop { $0 == " " || $0 == "\t" }
-            while tag.last == " " || tag.last == "\t" { tag = tag.dropLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == etag { return true }
-        }
-        return false
     }
 }

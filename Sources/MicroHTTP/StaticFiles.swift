@@ -207,18 +207,11 @@ public struct StaticFiles: Sendable {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
-        let digits = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - digits.count) + digits + "\""
+        return EntityTag.quoted(hash)
     }
 
     private static func isNotModified(request: Request, etag: String, modified: Int?) -> Bool {
-        if let ifNoneMatch = request.headers["If-None-Match"] {
-            let strip: (Substring) -> Substring = { tag in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
-            return ifNoneMatch.split(separator: ",").contains { candidate in
-                let tag = candidate.trimmingSpaces()
-                return tag == "*" || strip(tag) == Substring(etag)
-            }
-        }
+        if let ifNoneMatch = request.headers["If-None-Match"] { return EntityTag.ifNoneMatch(ifNoneMatch, names: etag) }
         if let modified, let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
             return modified <= since
         }

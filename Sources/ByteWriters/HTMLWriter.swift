@@ -1,4 +1,4 @@
-import CByteScan
+internal import CByteScan
 
 /// Appends HTML to a byte buffer, escaping every piece of text by construction.
 ///

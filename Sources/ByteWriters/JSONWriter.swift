@@ -1,4 +1,4 @@
-import CByteScan
+internal import CByteScan
 
 /// Appends JSON to a byte buffer: strings escaped with the same rigour as ``HTMLWriter`` escapes HTML.
 ///

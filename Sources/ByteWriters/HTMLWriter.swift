@@ -24,13 +24,12 @@ public struct HTMLWriter: ~Copyable, Sendable {
         buffer = ByteBuffer(capacity: capacity)
     }
 
-    /// Wraps an existing buffer (its contents are kept). Its spare capacity sizes the first growth,
-    /// which makes a new array: `Array` cannot count reserved room as written without a copy.
-    public init(reusing bytes: [UInt8]) {
-        buffer = ByteBuffer(reusing: bytes)
+    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
+    public init(buffer: consuming ByteBuffer) {
+        self.buffer = buffer
     }
 
-    /// The bytes written so far (a copy; ``takeBytes()`` moves them out instead).
+    /// The bytes written so far (a copy; ``takeStorage()`` moves them out instead).
     public var bytes: [UInt8] { buffer.bytes }
 
     /// The number of bytes written.
@@ -45,10 +44,22 @@ public struct HTMLWriter: ~Copyable, Sendable {
         buffer.removeAll(keepingCapacity: keepingCapacity)
     }
 
-    /// Takes the bytes out, leaving the writer empty.
+    /// Takes the bytes out as an array (a copy), leaving the writer empty.
     public mutating func takeBytes() -> [UInt8] {
         rowLink = nil
         return buffer.takeBytes()
+    }
+
+    /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
+    public mutating func takeStorage() -> ByteStorage {
+        rowLink = nil
+        return buffer.takeStorage()
+    }
+
+    /// Takes the buffer out with what was written, leaving the writer empty.
+    public mutating func takeBuffer() -> ByteBuffer {
+        rowLink = nil
+        return exchange(&buffer, with: ByteBuffer())
     }
 
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.

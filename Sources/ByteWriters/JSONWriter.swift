@@ -10,8 +10,8 @@ internal import CByteScan
 public struct JSONWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
 
-    public init(bytes: [UInt8] = []) {
-        buffer = ByteBuffer(reusing: bytes)
+    public init() {
+        buffer = ByteBuffer()
     }
 
     /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
@@ -19,20 +19,21 @@ public struct JSONWriter: ~Copyable, Sendable {
         self.buffer = buffer
     }
 
-    /// The buffer written into, for a writer of another format to go on with.
-    public consuming func takeBuffer() -> ByteBuffer { buffer }
+    /// Takes the buffer out with what was written, leaving the writer empty: for the next writer
+    /// of the same document, or one of another format.
+    public mutating func takeBuffer() -> ByteBuffer { exchange(&buffer, with: ByteBuffer()) }
 
-    /// The bytes written so far. Setting it replaces them (see ``ByteBuffer/init(reusing:)``).
-    public var bytes: [UInt8] {
-        get { buffer.bytes }
-        set { buffer = ByteBuffer(reusing: newValue) }
-    }
+    /// The bytes written so far (a copy).
+    public var bytes: [UInt8] { buffer.bytes }
 
     /// The number of bytes written.
     public var count: Int { buffer.count }
 
-    /// Takes the bytes out without a copy, leaving the writer empty.
+    /// Takes the bytes out as an array (a copy), leaving the writer empty.
     public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
+
+    /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
+    public mutating func takeStorage() -> ByteStorage { buffer.takeStorage() }
 
     /// Drops what was written after the first `count` bytes.
     public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
@@ -45,10 +46,10 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// Forgets what was written; `keepingCapacity: false` also gives the memory back.
     public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
 
-    /// Hands `bytes` to the writer to append to (its contents are kept).
-    public mutating func adopt(_ bytes: inout [UInt8]) {
-        buffer = ByteBuffer(reusing: bytes)
-        bytes = []
+    /// Hands `buffer` to the writer to append to (its contents are kept), leaving it empty;
+    /// ``takeBuffer()`` gives it back.
+    public mutating func adopt(_ buffer: inout ByteBuffer) {
+        self.buffer = exchange(&buffer, with: ByteBuffer())
     }
 
     @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }

@@ -17,8 +17,8 @@ public struct LogfmtWriter: ~Copyable, Sendable {
         self.buffer = buffer
     }
 
-    /// The buffer written into, for a writer of another format to go on with.
-    public consuming func takeBuffer() -> ByteBuffer { buffer }
+    /// Takes the buffer out with what was written, leaving the writer empty.
+    public mutating func takeBuffer() -> ByteBuffer { exchange(&buffer, with: ByteBuffer()) }
 
     /// The number of bytes written.
     public var count: Int { buffer.count }

@@ -25,12 +25,16 @@ enum ETag {
     }
 
     static func of(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes(of)
+    }
+
+    static func of(_ raw: UnsafeRawBufferPointer) -> String {
         // Four independent lanes of multiply-xor over 32 bytes a step, folded at the end: a
         // validator, not a cryptographic hash, at a fraction of a cycle per byte.
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9)
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var hash: UInt64 = 0
-        bytes.withUnsafeBytes { raw in
+        do {
             var index = 0
             let count = raw.count
             while index + 32 <= count {
@@ -47,7 +51,7 @@ enum ETag {
             }
         }
         hash ^= hash >> 29
-        hash ^= UInt64(bytes.count)
+        hash ^= UInt64(raw.count)
         return EntityTag.quoted(hash)
     }
 

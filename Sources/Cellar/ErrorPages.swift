@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -19,7 +20,7 @@ enum ErrorPages {
             json.key("requestID")
             json.string(request.id)
             json.raw("}}\n")
-            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(json.bytes))
+            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .storage(json.takeStorage()))
         } else {
             var html = HTMLWriter(capacity: 2048)
             let title = "\(error.status.code) \(error.status.reasonPhrase)"
@@ -33,7 +34,7 @@ enum ErrorPages {
             html.unsafeRaw(bytes: site.homeParagraph)
             site.writeTail(title: title, currentPath: "", into: &html)
             response = Response(
-                status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(html.takeBytes()))
+                status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .storage(html.takeStorage()))
         }
         for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

@@ -153,10 +153,10 @@ struct LogLine: ~Copyable {
     consuming func finishWriting() -> ByteBuffer {
         if json != nil {
             json!.raw("}\n")
-            return json.take()!.takeBuffer()
+            return json!.takeBuffer()
         }
         logfmt!.raw("\n")
-        return logfmt.take()!.takeBuffer()
+        return logfmt!.takeBuffer()
     }
 }
 

@@ -18,7 +18,7 @@ public enum ErrorPage {
             json.string(after: ",\"message\":", error.message)
             json.string(after: ",\"requestID\":", request.id)
             json.raw("}}")
-            return .json(json.takeBytes(), status: error.status)
+            return .json(json.takeStorage(), status: error.status)
         }
         var html = HTMLWriter()
         html.raw(
@@ -35,6 +35,6 @@ public enum ErrorPage {
         html.raw("\n<p><small>Request ID: <code>")
         html.text(request.id)
         html.raw("</code></small></p>\n</body>\n</html>\n")
-        return .html(html.takeBytes(), status: error.status)
+        return .html(html.takeStorage(), status: error.status)
     }
 }

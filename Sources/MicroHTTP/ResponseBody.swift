@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// The body of a ``Response``: nothing, bytes in memory, or a stream produced on demand.
 ///
 /// A `.bytes` body is sent with `Content-Length`; a `.stream` body with
@@ -7,8 +9,21 @@
 public enum ResponseBody {
     /// No body (`Content-Length: 0`).
     case empty
-    /// A body held in memory.
+    /// A body held in memory (copied once more when it is sent).
     case bytes([UInt8])
+    /// A body held in memory of its own, sent from where it is (a page a writer wrote, a
+    /// cached file): libmicrohttpd keeps the storage until it has sent it.
+    case storage(ByteStorage)
     /// A body produced part by part; see ``ResponseBodyProducer``.
     case stream(any ResponseBodyProducer)
+
+    /// The bytes of a body held in memory (a copy), or nil for a stream.
+    public var bufferedBytes: [UInt8]? {
+        switch self {
+        case .empty: []
+        case .bytes(let bytes): bytes
+        case .storage(let storage): storage.bytes
+        case .stream: nil
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -7,20 +6,7 @@ enum ErrorPages {
     static func response(for error: HTTPError, request: Request, site: SiteLayout) -> Response {
         var response: Response
         if request.prefersJSON || request.path.hasSuffix(".json") {
-            var json = JSONWriter()
-            json.raw("{")
-            json.key("error")
-            json.raw("{")
-            json.key("status")
-            json.number(error.status.code)
-            json.raw(",")
-            json.key("message")
-            json.string(error.message)
-            json.raw(",")
-            json.key("requestID")
-            json.string(request.id)
-            json.raw("}}\n")
-            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .storage(json.takeStorage()))
+            response = ErrorPage.json(error, for: request)
         } else {
             var html = HTMLWriter(capacity: 2048)
             let title = "\(error.status.code) \(error.status.reasonPhrase)"

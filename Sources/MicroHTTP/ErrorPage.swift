@@ -11,15 +11,7 @@ import ByteWriters
 public enum ErrorPage {
     /// Renders `error` for `request`.
     @Sendable public static func render(_ error: HTTPError, for request: Request) -> Response {
-        if request.prefersJSON {
-            var json = JSONWriter()
-            json.raw("{\"error\":{\"status\":")
-            json.number(error.status.code)
-            json.string(after: ",\"message\":", error.message)
-            json.string(after: ",\"requestID\":", request.id)
-            json.raw("}}")
-            return .json(json.takeStorage(), status: error.status)
-        }
+        if request.prefersJSON { return json(error, for: request) }
         var html = HTMLWriter()
         html.raw(
             """
@@ -35,6 +27,17 @@ public enum ErrorPage {
         html.raw("\n<p><small>Request ID: <code>")
         html.text(request.id)
         html.raw("</code></small></p>\n</body>\n</html>\n")
-        return .html(html.takeStorage(), status: error.status)
+        return Response(status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .storage(html.takeStorage()))
+    }
+
+    /// The JSON rendering of `error`, whatever the client prefers.
+    public static func json(_ error: HTTPError, for request: Request) -> Response {
+        var json = JSONWriter()
+        json.raw("{\"error\":{\"status\":")
+        json.number(error.status.code)
+        json.string(after: ",\"message\":", error.message)
+        json.string(after: ",\"requestID\":", request.id)
+        json.raw("}}")
+        return Response(status: error.status, headers: ["Content-Type": "application/json"], body: .storage(json.takeStorage()))
     }
 }

@@ -1,5 +1,3 @@
-import ByteWriters
-
 /// An HTTP response: status, headers and body.
 ///
 /// `Content-Length` (or chunked framing), `Date` and `Connection` are added by libmicrohttpd;
@@ -30,11 +28,6 @@ public struct Response {
         Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
     }
 
-    /// An HTML page a writer wrote, sent from where it is.
-    public static func html(_ storage: ByteStorage, status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .storage(storage))
-    }
-
     /// A JSON document (`application/json`).
     public static func json(_ json: String, status: HTTPStatus = .ok) -> Response {
         .json(Array(json.utf8), status: status)
@@ -43,11 +36,6 @@ public struct Response {
     /// A JSON document from UTF-8 bytes.
     public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(bytes))
-    }
-
-    /// A JSON document a writer wrote, sent from where it is.
-    public static func json(_ storage: ByteStorage, status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: ["Content-Type": "application/json"], body: .storage(storage))
     }
 
     /// Plain text (`text/plain; charset=utf-8`).

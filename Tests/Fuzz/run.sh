@@ -29,7 +29,7 @@ query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPSt
 # none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ are left out).
 static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
-    "$micro/RequestID.swift")
+    "$micro/RequestID.swift" "$micro/EntityTag.swift")
 tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
 byte_sources=(Sources/ByteWriters/*.swift)
 

@@ -1,3 +1,4 @@
+import ByteWriters
 import FoundationEssentials
 import Logging
 import MicroHTTP
@@ -257,10 +258,10 @@ public final class App {
         let responder = ListResponder(app: snapshot)
         router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
-        let healthBody = Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8)
-        var healthHeaders = Response.json(healthBody).headers
+        let healthBody = ByteStorage(copying: Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8))
+        var healthHeaders = Response.json(healthBody.bytes).headers
         healthHeaders.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        router.get("/healthz") { [healthHeaders] _ in Response(headers: healthHeaders, body: .bytes(healthBody)) }
+        router.get("/healthz") { [healthHeaders] _ in Response(headers: healthHeaders, body: .storage(healthBody)) }
         let metrics = metrics
         let registry = registry
         router.get("/metrics") { _ in

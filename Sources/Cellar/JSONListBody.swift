@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -50,9 +51,9 @@ final class JSONListBody: ListBody {
         slices = layout.slices(in: page.window)
     }
 
-    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+    func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {
         encoder.writer.adopt(&bytes)
-        defer { bytes = encoder.writer.takeBytes() }
+        defer { bytes = encoder.writer.takeBuffer() }
         while true {
             switch stage {
             case .head:
@@ -208,12 +209,13 @@ final class JSONListBody: ListBody {
         } else {
             json.raw(",\"href\":null")
         }
-        let bytes = json.takeBytes()
-        bytes.withUnsafeBytes { encoder.writer.append($0) }
-        if cellMembers.count < 16 {
-            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-            kept.copyBytes(from: bytes)
-            cellMembers.append((name, kept))
+        json.withUnsafeBytes { bytes in
+            encoder.writer.append(bytes)
+            if cellMembers.count < 16 {
+                let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+                kept.copyMemory(from: bytes)
+                cellMembers.append((name, kept))
+            }
         }
     }
 

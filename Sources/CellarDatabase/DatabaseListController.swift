@@ -280,14 +280,14 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         json.raw("{")
         for column in list.columns.indices {
             if column > 0 { json.raw(",") }
-            list.jsonKeys[column].withUnsafeBufferPointer { json.unquoted(bytes: $0) }
+            list.jsonKeys[column].withUnsafeBufferPointer { json.unsafeRaw(bytes: $0) }
             switch rows.value(row: row, column: column) {
             case .null: json.null()
             case .integer(let integer): json.number(Int(integer))
             case .real(let real):
                 let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { buffer -> Bool in
                     guard let count = DecimalText.write(real, into: buffer.baseAddress!) else { return false }
-                    json.unquoted(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                    json.unsafeRaw(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
                     return true
                 }
                 if !written { json.number(real) }

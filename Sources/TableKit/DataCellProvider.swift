@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// How one row gets its cell: an identifier, an index path, whether to register on first use,
 /// and a typed configuration. A value made per row, used once and thrown away.
 ///

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// Writes a table's sections and rows, in order, into an ``HTMLWriter``, and can stop when the
 /// writer holds enough bytes and carry on later. That is what lets the HTTP layer stream a
 /// million rows in memory bounded by its chunk size.

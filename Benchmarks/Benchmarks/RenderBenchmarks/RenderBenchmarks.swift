@@ -144,6 +144,7 @@ func drain(_ body: ResponseBody) throws -> Int {
     switch body {
     case .empty: return 0
     case .bytes(let bytes): return bytes.count
+    case .storage(let storage): return storage.count
     case .stream(let producer):
         var buffer: [UInt8] = []
         var total = 0

@@ -254,11 +254,6 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         return DataCellProvider(prototype: identifier, for: indexPath, data: row)
     }
 
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? {
-        // An app's own provider is asked, by the list, for the cell it makes.
-        list.cells == nil ? cellIdentifier(row: flatRow(indexPath)) : nil
-    }
-
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
         let row = flatRow(indexPath)
         let page = page

@@ -10,30 +10,29 @@ import TableKit
 ///
 /// A row's `cell` is named by the provider the walk got from the controller, as the page dequeues
 /// it: the same cell, and the same error for a cell nothing is registered under.
-final class JSONTableSink: TableWalkSink {
+// A value that cannot be copied, held by the body that walks into it: no object of its own per
+// response.
+struct JSONTableSink: TableWalkSink, ~Copyable {
     let encoder = JSONItemEncoder()
     private let route: ListRoute
     private let controller: any TableController
     /// Whether the controller writes its rows' items itself (a ``JSONItemWriting``, checked once
-    /// per response), and its writer: a closure over the opened controller, so that a row calls
-    /// it without copying the controller out of an existential.
+    /// per response), and its writer: a closure over the opened controller, which a row calls
+    /// without copying the controller out of an (optional) existential.
     private let writesItems: Bool
     private let writeItem: (IndexPath, inout JSONWriter) -> Bool
     /// The cells the rows name are checked against it, as the page's dequeuing checks them.
     private let registry: ReuseRegistry
-    // One render at a time: no exclusivity checks per row.
-    @exclusivity(unchecked) private var sectionsWritten = 0
-    @exclusivity(unchecked) private var rowsWrittenInSection = 0
+    private var sectionsWritten = 0
+    private var rowsWrittenInSection = 0
     /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell met, made once per
     /// response: a row appends it whole between its identifier and its link's last segment.
-    // The bytes live outside any array: copying an array out of a class property to read it is a
-    // retain and a release, atomic, per row.
-    @exclusivity(unchecked) private var cellMembers: [(name: String, bytes: UnsafeMutableRawBufferPointer)] = []
+    private var cellMembers: [(name: String, bytes: UnsafeMutableRawBufferPointer)] = []
     /// The members of the last class cell and of the last cell named by identifier: a list's rows
     /// take turns among few cells, so most rows find theirs here, without a search.
-    @exclusivity(unchecked) private var lastClassMember: (cellClass: ObjectIdentifier, bytes: UnsafeRawBufferPointer)?
-    @exclusivity(unchecked) private var lastName = ""
-    @exclusivity(unchecked) private var lastNamedMember: UnsafeRawBufferPointer?
+    private var lastClassMember: (cellClass: ObjectIdentifier, bytes: UnsafeRawBufferPointer)?
+    private var lastName = ""
+    private var lastNamedMember: UnsafeRawBufferPointer?
 
     init(route: ListRoute, controller: any TableController, registry: ReuseRegistry) {
         self.route = route
@@ -54,7 +53,7 @@ final class JSONTableSink: TableWalkSink {
 
     var byteCount: Int { encoder.writer.count }
 
-    func openSection(_ section: TableWalk.Section) {
+    mutating func openSection(_ section: TableWalk.Section) {
         let json = JSONWriterAccess(encoder)
         if sectionsWritten > 0 { json.raw(",") }
         json.raw("{")
@@ -73,12 +72,12 @@ final class JSONTableSink: TableWalkSink {
         rowsWrittenInSection = 0
     }
 
-    func closeSection(_ section: TableWalk.Section) {
+    mutating func closeSection(_ section: TableWalk.Section) {
         encoder.writer.raw("]}")
     }
 
     /// `{"id":…,"cell":…,"href":…,"item":…}`, after a comma unless it is its section's first.
-    func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
+    mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
         encoder.writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
         try writeCellMember(of: provider)
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
@@ -98,21 +97,20 @@ final class JSONTableSink: TableWalkSink {
         rowsWrittenInSection += 1
     }
 
+    /// Writes the row at `indexPath` alone, its object as the list's JSON has it (without the
+    /// comma between rows): for a change to that row.
+    mutating func writeRow(at indexPath: IndexPath) throws {
+        rowsWrittenInSection = 0
+        try TableWalk.walkRow(at: indexPath, of: controller, into: &self)
+    }
+
     private static func itemWriter(_ controller: some JSONItemWriting) -> (IndexPath, inout JSONWriter) -> Bool {
         { indexPath, json in controller.writeItem(forRowAt: indexPath, into: &json) }
     }
 
-    /// Writes the row at `indexPath` alone, its object as the list's JSON has it (without the
-    /// comma between rows): for a change to that row.
-    func writeRow(at indexPath: IndexPath) throws {
-        rowsWrittenInSection = 0
-        var sink = self
-        try TableWalk.walkRow(at: indexPath, of: controller, into: &sink)
-    }
-
     /// Appends the row's `"cell"` and `"href"` members for the cell `provider` dequeues: a class
     /// cell under its own name found by its class, any other by its identifier.
-    private func writeCellMember(of provider: DataCellProvider) throws {
+    private mutating func writeCellMember(of provider: DataCellProvider) throws {
         if provider.isDequeuedByClass, let cellClass = provider.cellClass {
             let key = ObjectIdentifier(cellClass)
             if let last = lastClassMember, last.cellClass == key {
@@ -137,7 +135,7 @@ final class JSONTableSink: TableWalkSink {
     /// The member for the cell `provider` dequeues, made the first time it is met. Its name is
     /// resolved as dequeuing resolves it (a class cell with `registerCell` registers itself), and
     /// one nothing is registered under is the page's error.
-    private func member(for provider: DataCellProvider) throws -> UnsafeRawBufferPointer {
+    private mutating func member(for provider: DataCellProvider) throws -> UnsafeRawBufferPointer {
         let name = try provider.resolvedIdentifier(in: registry)
         for member in cellMembers where member.name == name { return UnsafeRawBufferPointer(member.bytes) }
         var json = JSONWriter()

@@ -43,7 +43,8 @@ public struct TableLayout: Sendable {
         return slices
     }
 
-    func slice(_ section: Int, in window: Range<Int>) -> Slice? {
+    /// The part of `section` the window covers, or nil when it covers none of it.
+    @usableFromInline func slice(_ section: Int, in window: Range<Int>) -> Slice? {
         let start = sectionStarts[section]
         let end = sectionStarts[section + 1]
         if start == end {

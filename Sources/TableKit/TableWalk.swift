@@ -32,16 +32,18 @@ public struct TableWalk {
     }
 
     @usableFromInline enum Phase {
+        /// Looking for the next section the window covers, from `section` on.
         case sectionOpen
-        case rows(Section)
+        case rows(TableLayout.Slice, Section)
         case sectionClose(Section)
         case finished
     }
 
     // Inlinable, with the state it reads: a sink in another module (the JSON twin's) gets a walk
     // specialised for it, with no generic calls per row.
-    @usableFromInline let slices: [TableLayout.Slice]
-    @usableFromInline var sliceIndex = 0
+    /// The next section to look at (each section's part of the window is worked out when the walk
+    /// reaches it: no list of them is made).
+    @usableFromInline var section = 0
     @usableFromInline var row = 0
     @usableFromInline var phase = Phase.sectionOpen
 
@@ -52,7 +54,6 @@ public struct TableWalk {
         let total = layout.totalNumberOfRows
         let window = window.map { $0.clamped(to: 0..<total) } ?? 0..<total
         self.window = window
-        slices = layout.slices(in: window)
     }
 
     /// Whether every section and row of the window has been handed to the sink.
@@ -70,27 +71,28 @@ public struct TableWalk {
             case .finished:
                 return true
             case .sectionOpen:
-                guard sliceIndex < slices.count else {
+                guard section < layout.numberOfSections else {
                     phase = .finished
                     continue
                 }
-                let slice = slices[sliceIndex]
-                let section = Section(
-                    index: slice.section, header: controller.titleForHeader(inSection: slice.section),
-                    footer: controller.titleForFooter(inSection: slice.section))
-                sink.openSection(section)
+                guard let slice = layout.slice(section, in: window) else {
+                    section += 1
+                    continue
+                }
+                let opened = Section(
+                    index: section, header: controller.titleForHeader(inSection: section), footer: controller.titleForFooter(inSection: section))
+                sink.openSection(opened)
                 row = slice.rows.lowerBound
-                phase = .rows(section)
-            case .rows(let section):
-                let slice = slices[sliceIndex]
+                phase = .rows(slice, opened)
+            case .rows(let slice, let opened):
                 // The controller is opened once for the run of rows: each row then calls it
                 // directly, not through the existential's box.
                 row = try walkRows(of: controller, in: slice, from: row, into: &sink, pausingAt: byteLimit)
                 guard row >= slice.rows.upperBound else { return false }
-                phase = .sectionClose(section)
-            case .sectionClose(let section):
-                sink.closeSection(section)
-                sliceIndex += 1
+                phase = .sectionClose(opened)
+            case .sectionClose(let opened):
+                sink.closeSection(opened)
+                section += 1
                 phase = .sectionOpen
             }
             if sink.byteCount >= byteLimit { return isFinished }

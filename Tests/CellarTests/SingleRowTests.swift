@@ -31,7 +31,7 @@ import Testing
             var writer = HTMLWriter()
             try renderer.renderRow(at: indexPath, into: &writer)
             html[indexPath.section, default: ""] += writer.string
-            let sink = JSONTableSink(route: route, controller: controller, registry: app.registry)
+            var sink = JSONTableSink(route: route, controller: controller, registry: app.registry)
             try sink.writeRow(at: indexPath)
             objects[indexPath.section, default: []].append(String(decoding: sink.encoder.writer.takeBytes(), as: UTF8.self))
         }

@@ -10,8 +10,9 @@ import TableKit
 ///
 /// A row's `cell` is named by the provider the walk got from the controller, as the page dequeues
 /// it: the same cell, and the same error for a cell nothing is registered under.
-// A value that cannot be copied, held by the body that walks into it: no object of its own per
-// response.
+///
+/// A value that cannot be copied, held by the body that walks into it: no object of its own per
+/// response.
 struct JSONTableSink: TableWalkSink, ~Copyable {
     let encoder = JSONItemEncoder()
     private let route: ListRoute

@@ -6,7 +6,7 @@
 /// ```swift
 /// var walk = TableWalk(controller: controller, window: 0..<50)
 /// while try !walk.walk(into: &sink, pausingAt: 64 * 1024) {
-///     send(sink.takeBytes())
+///     send(sink.takeBytes())  // however the sink hands its bytes over
 /// }
 /// ```
 ///
@@ -31,6 +31,8 @@ public struct TableWalk {
         }
     }
 
+    // Inlinable, with the state it reads: a sink in another module (the JSON twin's) gets a walk
+    // specialised for it, with no generic calls per row.
     @usableFromInline enum Phase {
         /// Looking for the next section the window covers, from `section` on.
         case sectionOpen
@@ -39,8 +41,6 @@ public struct TableWalk {
         case finished
     }
 
-    // Inlinable, with the state it reads: a sink in another module (the JSON twin's) gets a walk
-    // specialised for it, with no generic calls per row.
     /// The next section to look at (each section's part of the window is worked out when the walk
     /// reaches it: no list of them is made).
     @usableFromInline var section = 0

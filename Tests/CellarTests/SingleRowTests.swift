@@ -46,7 +46,7 @@ import Testing
     }
 
     private func text(of response: Response) throws -> String {
-        guard case .bytes(let bytes) = response.body else { throw Unexpected.streamedBody }
+        guard let bytes = response.body.bufferedBytes else { throw Unexpected.streamedBody }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -284,14 +284,19 @@ public final class App {
 
     /// What a request needs of the app, frozen.
     struct Snapshot: Sendable {
+        /// The cells every list dequeues from.
         let registry: ReuseRegistry
+        /// The frame around pages: head, navigation, tail.
         let site: SiteLayout
+        /// ``App/bufferLimit``, ``App/largePageBudget`` and ``App/bufferedResponseBytes``: when a
+        /// page is sent from one buffer and when it streams.
         let bufferLimit: Int
         let largePageBudget: Int
-        /// ``App/bufferedResponseBytes``.
         let bufferedResponseBytes: BufferedResponseBytes
+        /// The size of a streamed list's chunks.
         let streamChunkSize: Int
         let logger: Logger
+        /// Whether a 500's page tells the error (``App/development``).
         let showsErrorDetails: Bool
         /// What every page's bytes depend on besides its controller and URL: this build of the
         /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed

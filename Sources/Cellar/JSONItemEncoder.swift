@@ -121,49 +121,22 @@ final class JSONItemEncoder: Encoder {
             encoder.writer.key(key.stringValue)
         }
 
-        mutating func encodeNil(forKey key: Key) throws {
-            begin(key)
-            encoder.writer.null()
-        }
-        mutating func encode(_ value: Bool, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.bool(value)
-        }
-        mutating func encode(_ value: String, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.string(value)
-        }
-        mutating func encode(_ value: Double, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: Float, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: Int, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.number(value)
-        }
+        mutating func encodeNil(forKey key: Key) throws { begin(key); encoder.writer.null() }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { begin(key); encoder.writer.bool(value) }
+        mutating func encode(_ value: String, forKey key: Key) throws { begin(key); encoder.writer.string(value) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { begin(key); encoder.writer.number(value) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { begin(key); encoder.writer.number(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { begin(key); encoder.writer.number(value) }
         mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
         mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
         mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
         mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.number(UInt64(value))
-        }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { begin(key); encoder.writer.number(UInt64(value)) }
         mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
         mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
         mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws {
-            begin(key)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: some Encodable, forKey key: Key) throws {
-            begin(key)
-            try encoder.encodeValue(value)
-        }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { begin(key); encoder.writer.number(value) }
+        mutating func encode(_ value: some Encodable, forKey key: Key) throws { begin(key); try encoder.encodeValue(value) }
         mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
             // Absent optionals are left out, as JSONEncoder does.
             if let value { try encode(value, forKey: key) }
@@ -199,30 +172,12 @@ final class JSONItemEncoder: Encoder {
         var codingPath: [any CodingKey] { [] }
         var count: Int { encoder.stack.indices.contains(depth) ? encoder.stack[depth].count : 0 }
 
-        mutating func encodeNil() throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.null()
-        }
-        mutating func encode(_ value: Bool) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.bool(value)
-        }
-        mutating func encode(_ value: String) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.string(value)
-        }
-        mutating func encode(_ value: Double) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: Float) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: Int) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.number(value)
-        }
+        mutating func encodeNil() throws { encoder.beginElement(at: depth); encoder.writer.null() }
+        mutating func encode(_ value: Bool) throws { encoder.beginElement(at: depth); encoder.writer.bool(value) }
+        mutating func encode(_ value: String) throws { encoder.beginElement(at: depth); encoder.writer.string(value) }
+        mutating func encode(_ value: Double) throws { encoder.beginElement(at: depth); encoder.writer.number(value) }
+        mutating func encode(_ value: Float) throws { encoder.beginElement(at: depth); encoder.writer.number(value) }
+        mutating func encode(_ value: Int) throws { encoder.beginElement(at: depth); encoder.writer.number(value) }
         // Every integer type needs its own method: the generic one below would otherwise take
         // them, and their `encode(to:)` comes straight back here through a single-value container.
         mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
@@ -233,14 +188,8 @@ final class JSONItemEncoder: Encoder {
         mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
         mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
         mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
-        mutating func encode(_ value: UInt64) throws {
-            encoder.beginElement(at: depth)
-            encoder.writer.number(value)
-        }
-        mutating func encode(_ value: some Encodable) throws {
-            encoder.beginElement(at: depth)
-            try encoder.encodeValue(value)
-        }
+        mutating func encode(_ value: UInt64) throws { encoder.beginElement(at: depth); encoder.writer.number(value) }
+        mutating func encode(_ value: some Encodable) throws { encoder.beginElement(at: depth); try encoder.encodeValue(value) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             encoder.beginElement(at: depth)
             encoder.expectingValue = true

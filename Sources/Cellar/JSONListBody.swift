@@ -63,67 +63,41 @@ final class JSONListBody: ListBody {
 
     private func writeHead() {
         let json = JSONWriterAccess(encoder)
-        json.raw("{")
-        json.key("title")
-        json.string(route.title)
-        json.raw(",")
-        json.key("list")
-        json.string(route.href)
-        if case .alert(let alert) = controller.action {
-            json.raw(",")
-            json.key("alert")
-            json.raw("{")
-            json.key("style")
-            json.string(alert.style.rawValue)
-            json.raw(",")
-            json.key("message")
-            json.string(alert.message)
-            json.raw("}")
-        }
-        json.raw(",")
-        json.key("meta")
-        json.raw("{")
-        json.key("offset")
-        json.number(page.offset)
-        json.raw(",")
-        json.key("limit")
-        json.number(page.limit)
-        json.raw(",")
-        json.key("total")
-        json.number(page.total)
-        json.raw(",")
-        json.key("totalIsExact")
-        json.bool(page.totalIsExact)
-        json.raw(",")
-        json.key("maxLimit")
-        if let maxLimit = page.maxLimit { json.number(maxLimit) } else { json.null() }
-        json.raw(",")
-        json.key("requestedLimit")
-        if let requested = page.requestedLimit { json.number(requested) } else { json.null() }
-        json.raw(",")
-        json.key("limitClamped")
-        json.bool(page.limitClamped)
-        json.raw("},")
-        json.key("links")
-        json.raw("{")
         // Each URL written from the stack into the document: no array and no string per link.
         func link(_ anchor: PageAnchor?) {
             if let anchor { links.withURL(anchor) { json.string(utf8: $0) } } else { json.null() }
         }
-        json.key("self")
-        link(page.current)
-        json.raw(",")
-        json.key("first")
-        link(.offset(0))
-        json.raw(",")
-        json.key("prev")
-        link(page.previous)
-        json.raw(",")
-        json.key("next")
-        link(page.next)
-        json.raw("},")
-        json.key("sections")
-        json.raw("[")
+        json.raw("{")
+        json.member("title", first: true) { json.string(route.title) }
+        json.member("list") { json.string(route.href) }
+        if case .alert(let alert) = controller.action {
+            json.member("alert") {
+                json.raw("{")
+                json.member("style", first: true) { json.string(alert.style.rawValue) }
+                json.member("message") { json.string(alert.message) }
+                json.raw("}")
+            }
+        }
+        json.member("meta") {
+            json.raw("{")
+            json.member("offset", first: true) { json.number(page.offset) }
+            json.member("limit") { json.number(page.limit) }
+            json.member("total") { json.number(page.total) }
+            json.member("totalIsExact") { json.bool(page.totalIsExact) }
+            json.member("maxLimit") { json.number(orNull: page.maxLimit) }
+            json.member("requestedLimit") { json.number(orNull: page.requestedLimit) }
+            json.member("limitClamped") { json.bool(page.limitClamped) }
+            json.raw("}")
+        }
+        json.member("links") {
+            json.raw("{")
+            json.member("self", first: true) { link(page.current) }
+            json.member("first") { link(.offset(0)) }
+            json.member("prev") { link(page.previous) }
+            json.member("next") { link(page.next) }
+            json.raw("}")
+        }
+        json.member("sections") { json.raw("[") }
     }
 }
 
@@ -137,6 +111,13 @@ struct JSONWriterAccess {
     func string(orNull value: String?) { encoder.writer.string(orNull: value) }
     func string(utf8 value: UnsafeBufferPointer<UInt8>) { encoder.writer.string(utf8: value) }
     func number(_ value: Int) { encoder.writer.number(value) }
+    func number(orNull value: Int?) { if let value { encoder.writer.number(value) } else { encoder.writer.null() } }
+    /// `"name":` and the value `body` writes, after a comma unless it is the object's first member.
+    func member(_ name: StaticString, first: Bool = false, _ body: () -> Void) {
+        if !first { encoder.writer.raw(",") }
+        encoder.writer.key(name)
+        body()
+    }
     func bool(_ value: Bool) { encoder.writer.bool(value) }
     func null() { encoder.writer.null() }
 }

@@ -10,9 +10,12 @@ struct TableQuery {
     /// One term of the order: a column of the selection, ascending or descending. NULL is the
     /// smallest value (SQLite's own order): first ascending, last descending.
     struct OrderTerm: Equatable {
+        /// Its place among the selected columns (where a cursor finds its value).
         var column: Int
+        /// The quoted column, as SQL.
         var expression: String
         var ascending: Bool
+        /// Whether the column cannot hold NULL, so keyset conditions need not treat NULL apart.
         var notNull: Bool
     }
 

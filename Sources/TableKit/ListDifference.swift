@@ -1,3 +1,15 @@
+/// Where a row or a section was in the old version of a list (`from`) and where it is in the new
+/// one (`to`): a move, or an update of a row present in both.
+public struct PositionChange<Position: Hashable & Sendable>: Hashable, Sendable {
+    public var from: Position
+    public var to: Position
+
+    public init(from: Position, to: Position) {
+        self.from = from
+        self.to = to
+    }
+}
+
 /// Two versions of a list of identified rows that cannot be compared: an identity appears twice.
 public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The identity `id` appears more than once in the old or the new version (`inOldVersion`).
@@ -39,27 +51,10 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
 /// increasing run, which costs O(1) a row while rows keep their order and O(log n) for a row that
 /// moved (patience sorting). ``operations`` counts the steps, for the tests that check it.
 public struct ListDifference: Sendable, Equatable {
-    /// A row that moved: its position in the old version and in the new one.
-    public struct Move: Sendable, Hashable {
-        public var from: Int
-        public var to: Int
-
-        public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
-    }
-
+    /// A row that moved: its position in the old version (`from`) and in the new one (`to`).
+    public typealias Move = PositionChange<Int>
     /// A row present in both versions whose content changed: its position in each.
-    public struct Update: Sendable, Hashable {
-        public var old: Int
-        public var new: Int
-
-        public init(old: Int, new: Int) {
-            self.old = old
-            self.new = new
-        }
-    }
+    public typealias Update = PositionChange<Int>
 
     /// Positions in the old version of rows the new one does not have, ascending.
     public var deletes: [Int] = []
@@ -134,7 +129,7 @@ public struct ListDifference: Sendable, Equatable {
             let oldIndex = matchOfNew[index]
             guard oldIndex >= 0 else { continue }
             if !kept[index] { moves.append(Move(from: oldIndex, to: index)) }
-            if !sameContent(oldIndex, index) { updates.append(Update(old: oldIndex, new: index)) }
+            if !sameContent(oldIndex, index) { updates.append(Update(from: oldIndex, to: index)) }
         }
         operations = steps
     }

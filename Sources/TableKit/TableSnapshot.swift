@@ -94,7 +94,7 @@ public struct TableSnapshot<Content: Equatable & Sendable>: Sendable, Equatable 
             movedSections: sectionDifference.moves.map { SnapshotChanges.SectionMove(from: $0.from, to: $0.to) },
             insertedRows: rows.inserts.map { newRows[$0].indexPath }, deletedRows: rows.deletes.map { oldRows[$0].indexPath },
             movedRows: rows.moves.map { SnapshotChanges.RowMove(from: oldRows[$0.from].indexPath, to: newRows[$0.to].indexPath) },
-            reloadedRows: rows.updates.map { newRows[$0.new].indexPath })
+            reloadedRows: rows.updates.map { newRows[$0.to].indexPath })
     }
 
     private func flattened() -> [(item: Item, indexPath: IndexPath)] {
@@ -118,27 +118,10 @@ public struct TableSnapshot<Content: Equatable & Sendable>: Sendable, Equatable 
 /// Deleted rows and sections, and the `from` of moves, are positions in the old version; inserted
 /// ones, the `to` of moves and reloaded rows, positions in the new one.
 public struct SnapshotChanges: Sendable, Equatable {
-    /// A section that moved.
-    public struct SectionMove: Sendable, Hashable {
-        public var from: Int
-        public var to: Int
-
-        public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
-    }
-
-    /// A row that moved.
-    public struct RowMove: Sendable, Hashable {
-        public var from: IndexPath
-        public var to: IndexPath
-
-        public init(from: IndexPath, to: IndexPath) {
-            self.from = from
-            self.to = to
-        }
-    }
+    /// A section that moved, by its position in each version.
+    public typealias SectionMove = PositionChange<Int>
+    /// A row that moved, by its index path in each version.
+    public typealias RowMove = PositionChange<IndexPath>
 
     public var insertedSections: [Int]
     public var deletedSections: [Int]

@@ -26,7 +26,7 @@ struct ListDifferenceTests {
         for move in difference.moves { placed[move.to] = old[move.from] }
         for index in placed.keys.sorted() { result.insert(placed[index], at: min(index, result.count)) }
         var rows = result.compactMap { $0 }
-        for update in difference.updates { rows[update.new].content = new[update.new].content }
+        for update in difference.updates { rows[update.to].content = new[update.to].content }
         return rows
     }
 
@@ -64,7 +64,7 @@ struct ListDifferenceTests {
             // Updates only where the content differs, and every such row has one.
             let oldContent = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0.content) })
             let changed = new.indices.filter { index in oldContent[new[index].id].map { $0 != new[index].content } ?? false }
-            #expect(difference.updates.map(\.new) == changed)
+            #expect(difference.updates.map(\.to) == changed)
             // Moves are minimal: every matched row outside one longest increasing run of old positions.
             let matched = new.compactMap { row in old.firstIndex { $0.id == row.id } }
             #expect(difference.moves.count == matched.count - Self.longestRun(matched))
@@ -79,7 +79,7 @@ struct ListDifferenceTests {
         #expect(difference.moves.isEmpty)
         #expect(difference.deletes == [1])
         #expect(difference.inserts == [0, 4])
-        #expect(difference.updates == [.init(old: 3, new: 3)])
+        #expect(difference.updates == [.init(from: 3, to: 3)])
     }
 
     @Test func oneRowTakenFromTheFrontToTheBackIsOneMove() throws {

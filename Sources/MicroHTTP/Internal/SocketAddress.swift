@@ -24,20 +24,13 @@ struct SocketAddress {
     init(host: String, port: Int) throws(ServerError) {
         var literal = host == "localhost" ? "127.0.0.1" : host
         if literal.hasPrefix("[") && literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
+        let port = in_port_t(UInt16(port).bigEndian)
         var v4 = sockaddr_in()
-        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = in_port_t(UInt16(port).bigEndian)
-            storage = .v4(v4)
-            return
-        }
+        (v4.sin_family, v4.sin_port) = (sa_family_t(AF_INET), port)
+        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 { storage = .v4(v4); return }
         var v6 = sockaddr_in6()
-        if inet_pton(AF_INET6, literal, &v6.sin6_addr) == 1 {
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
-            storage = .v6(v6)
-            return
-        }
+        (v6.sin6_family, v6.sin6_port) = (sa_family_t(AF_INET6), port)
+        if inet_pton(AF_INET6, literal, &v6.sin6_addr) == 1 { storage = .v6(v6); return }
         throw ServerError.invalidHost(host)
     }
 

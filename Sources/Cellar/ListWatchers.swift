@@ -1,0 +1,120 @@
+import MicroHTTP
+import Synchronization
+import TableKit
+
+/// Everyone watching a list: the windows watched (one per list, query and patch format, shared by
+/// all its watchers), the change sequence that numbers their batches, and the way changes come in.
+///
+/// Any list can be watched: its URL asked for with `Accept: text/event-stream` answers with
+/// Server-Sent Events, each a batch of patches for the window its query names (README.md, "Live
+/// lists"). What changed is worked out by rendering the window again and comparing it, row by
+/// row, with the version the watchers have. An app says when a list's data changed, as a
+/// `UITableView` is told to reload:
+///
+/// ```swift
+/// sensors.update(reading)
+/// app.listDidChange(at: "/sensors")   // or, from any thread: watchers.listDidChange(at: "/sensors")
+/// ```
+///
+/// Lists over a store that changes by itself (a database another process writes) register a
+/// monitor with ``onWatchStarts(forListsAt:_:)`` and poll while ``isWatched(_:)`` holds.
+public final class ListWatchers: Sendable {
+    private struct State: Sendable {
+        var windows: [String: WatchedWindow] = [:]
+        var monitors: [(paths: Set<String>, start: @Sendable () -> Void)] = []
+    }
+
+    /// How long a window no one watches is kept (and kept up to date), so that a client that
+    /// closed its stream for a while (a hidden tab) is replayed what it missed when it returns.
+    public let idleRetention: Duration
+    private let state = Mutex(State())
+    private let sequence = Atomic<UInt64>(0)
+
+    public init(idleRetention: Duration = .seconds(60)) {
+        self.idleRetention = idleRetention
+    }
+
+    /// Tells every watcher of the list at `path` what changed since it was last told: each window
+    /// of the list is rendered again, compared with the version its watchers have, and the
+    /// difference sent to all of them as one batch. Call it from any thread after the data behind
+    /// the list changed; it returns once the batches are queued.
+    public func listDidChange(at path: String) {
+        let windows = state.withLock { state in
+            purgeIdle(&state)
+            return state.windows.filter { $0.value.route.path == path }
+        }
+        for (key, window) in windows where !window.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+            state.withLock { state in
+                if state.windows[key] === window { state.windows[key] = nil }
+            }
+        }
+    }
+
+    /// Whether any window of the lists at `paths` is watched, or was within ``idleRetention``.
+    public func isWatched(_ paths: Set<String>) -> Bool {
+        state.withLock { state in
+            purgeIdle(&state)
+            return state.windows.values.contains { paths.contains($0.route.path) }
+        }
+    }
+
+    /// Calls `start` (on the thread that opened the window) each time a window of one of the lists
+    /// at `paths` starts to be watched: a monitor of the store behind them starts polling then, if
+    /// it is not already, and stops once ``isWatched(_:)`` no longer holds.
+    public func onWatchStarts(forListsAt paths: Set<String>, _ start: @escaping @Sendable () -> Void) {
+        state.withLock { $0.monitors.append((paths, start)) }
+    }
+
+    /// Windows watched now (or kept within ``idleRetention``).
+    public var windowCount: Int { state.withLock { $0.windows.count } }
+
+    /// The last sequence given to a batch.
+    var currentSequence: UInt64 { sequence.load(ordering: .sequentiallyConsistent) }
+
+    /// Answers a request to watch a list with an event stream of its window's batches.
+    func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
+        let key = Self.key(route: route, format: format, query: request.query)
+        var window = state.withLock { $0.windows[key] }
+        if window == nil {
+            let made = try WatchedWindow(route: route, request: request, format: format, responder: responder, sequence: currentSequence)
+            let (kept, monitors) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void]) in
+                purgeIdle(&state)
+                if let existing = state.windows[key] { return (existing, []) }
+                state.windows[key] = made
+                return (made, state.monitors.filter { $0.paths.contains(route.path) }.map(\.start))
+            }
+            for start in monitors { start() }
+            window = kept
+        }
+        let stream = EventStream()
+        window?.attach(stream, lastEventID: request.headers["Last-Event-ID"]) { [weak self] in
+            self?.currentSequence ?? 0
+        }
+        var response = Response.events(stream)
+        response.headers.add(name: "Vary", value: "Accept")
+        return response
+    }
+
+    /// Closes every stream (the server's stop does it too; this is for tests and apps that stop watching).
+    public func closeAll() {
+        let windows = state.withLock { state in
+            defer { state.windows = [:] }
+            return Array(state.windows.values)
+        }
+        for window in windows { window.closeAll() }
+    }
+
+    private func purgeIdle(_ state: inout State) {
+        let now = ContinuousClock.now
+        state.windows = state.windows.filter { !$0.value.isIdle(for: idleRetention, at: now) }
+    }
+
+    /// One window per list, format and query; the query in a canonical order (items by name, the
+    /// order of items of one name kept, as it matters for `sort`), without the items that do not
+    /// change the rows (`fragment`, and names starting with `_` or `utm_`).
+    static func key(route: ListRoute, format: WatchFormat, query: QueryItems) -> String {
+        let items = query.filter { item in item.name != "fragment" && !item.name.hasPrefix("_") && !item.name.hasPrefix("utm_") }
+        let ordered = items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+        return format.rawValue + " " + route.path + "?" + QueryItems(ordered.map { ($0.name, $0.value) }).percentEncoded
+    }
+}

@@ -56,6 +56,7 @@ extension App {
             mounted.append((list.schema.name, list.path))
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
+        monitorChanges(of: database, paths: Set(mounted.map(\.path)))
         return mounted
     }
 
@@ -84,6 +85,7 @@ extension App {
         if let title { settings.title = title }
         let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells)
         mountList(list, lists: DatabaseLists([list]), database: database)
+        monitorChanges(of: database, paths: [path])
         return path
     }
 
@@ -99,6 +101,12 @@ extension App {
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context)
         }
         route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
+    }
+
+    /// Has the watchers of these lists told when another process commits to `database`.
+    private func monitorChanges(of database: Database, paths: Set<String>) {
+        let monitor = DatabaseChangeMonitor(database: database, paths: paths, watchers: watchers)
+        watchers.onWatchStarts(forListsAt: paths) { monitor.start() }
     }
 
     /// Mounts the database `--database` named, with the configuration `--config` named or the one

@@ -71,7 +71,9 @@ public final class ListWatchers: Sendable {
     /// The last sequence given to a batch.
     var currentSequence: UInt64 { sequence.load(ordering: .sequentiallyConsistent) }
 
-    /// Answers a request to watch a list with an event stream of its window's batches.
+    /// Answers a request to watch a list with an event stream of its window's batches. The last
+    /// event the client has is its `Last-Event-ID` header, or the `_last-event-id` query item (a
+    /// script's `EventSource` cannot send headers; names starting with `_` are not filters).
     func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
         let key = Self.key(route: route, format: format, query: request.query)
         var window = state.withLock { $0.windows[key] }
@@ -87,7 +89,7 @@ public final class ListWatchers: Sendable {
             window = kept
         }
         let stream = EventStream()
-        window?.attach(stream, lastEventID: request.headers["Last-Event-ID"]) { [weak self] in
+        window?.attach(stream, lastEventID: request.headers["Last-Event-ID"] ?? request.query["_last-event-id"]) { [weak self] in
             self?.currentSequence ?? 0
         }
         var response = Response.events(stream)

@@ -48,8 +48,8 @@ final class WatchedWindow: Sendable {
     }
 
     /// Adds a watcher: first what it missed since `lastEventID` (the batches, or a refresh when
-    /// the log no longer reaches back that far), or, for a new watcher, the current sequence as
-    /// its last event id; then every batch to come.
+    /// the log no longer reaches back that far), or, for a new watcher, an empty batch that gives it
+    /// the current sequence as its last event id; then every batch to come.
     func attach(_ stream: EventStream, lastEventID: String?, currentSequence: @escaping @Sendable () -> UInt64) {
         let format = format
         state.withLock { state in
@@ -60,8 +60,7 @@ final class WatchedWindow: Sendable {
                     stream.send(Self.refreshEvent(format: format, sequence: state.latest))
                 }
             } else {
-                // An event with an id and no data sets the client's last event id and dispatches nothing.
-                stream.send(encoded: Array("id: \(state.latest)\n\n".utf8))
+                stream.send(Self.greeting(format: format, sequence: state.latest))
             }
             group.add(stream)
             state.watchers += 1
@@ -131,6 +130,16 @@ final class WatchedWindow: Sendable {
             state.logBytes -= dropped.bytes.count
             state.coversFrom = dropped.sequence
         }
+    }
+
+    /// An empty batch with the current sequence as its id, so that a new watcher knows where it
+    /// stands (an event without data would set the id but reach no script): an HTML comment for
+    /// Turbo, which finds no `<turbo-stream>` in it, and no operations in JSON.
+    static func greeting(format: WatchFormat, sequence: UInt64) -> ServerSentEvent {
+        let data =
+            format == .json
+            ? JSONPatchBatch.data(WindowPatch(), version: WindowVersion(), sequence: sequence) : "<!-- watching from \(sequence) -->"
+        return ServerSentEvent(data: data, id: String(sequence))
     }
 
     /// The event that has a client load the window again.

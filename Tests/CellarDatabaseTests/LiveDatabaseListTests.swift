@@ -25,9 +25,14 @@ import Testing
     /// The next event that carries data, waiting up to 30 s (a change is noticed within a poll interval).
     static func nextBatch(_ client: EventStreamClient) throws -> EventStreamClient.Event? {
         while let event = try client.nextEvent(timeout: .seconds(30)) {
-            if !event.data.isEmpty { return event }
+            if !Self.isGreeting(event.data) { return event }
         }
         return nil
+    }
+
+    /// The empty batch a new watcher gets first, with the sequence it starts from.
+    static func isGreeting(_ data: String) -> Bool {
+        data.hasPrefix("<!-- watching from ") || data.hasSuffix("\"operations\":[]}")
     }
 
     /// `action target` of each `<turbo-stream>` in a batch.

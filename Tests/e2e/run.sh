@@ -74,8 +74,19 @@ step "$python" "$here/validate_html.py" --base-url "$db_base" "${db_pages[@]}" \
     '/articles/99999#404' '/articles?nope=1#400' '/articles?cursor=zzz#400' '/tags?q=x#400'
 step "$python" "$here/database_test.py" --base-url "$db_base" --screenshots "$artifacts/database-screenshots"
 
+# Live lists: a database list open in Chromium follows writes by the sqlite3 command line.
+live_file="$artifacts/e2e-live.db"
+live_log="$artifacts/e2e-live-server.log"
+"$python" "$here/live_test.py" --database "$live_file" --make
+live_port=$(free_port)
+HOST=127.0.0.1 PORT=$live_port "$binary" serve --database "$live_file" >"$live_log" 2>&1 &
+live_server=$!
+db_server="$db_server $live_server"
+wait_ready "http://127.0.0.1:$live_port" "$live_server" "$live_log"
+step "$python" "$here/live_test.py" --base-url "http://127.0.0.1:$live_port" --database "$live_file"
+
 trap - EXIT
-for pid in "$server" "$db_server"; do
+for pid in "$server" $db_server; do
     kill -TERM "$pid"
     status=0
     wait "$pid" || status=$?
@@ -84,7 +95,7 @@ for pid in "$server" "$db_server"; do
     fi
 done
 if [ "$failures" -ne 0 ]; then
-    echo "e2e: $failures step(s) failed (server logs: $log, $db_log)"
+    echo "e2e: $failures step(s) failed (server logs: $log, $db_log, $live_log)"
     exit 1
 fi
 echo "e2e: every step passed"

@@ -219,6 +219,16 @@ import Testing
         #expect(events[0] == events[1])
         #expect(try TurboStream.parse(events[2].data).map(\.summary) == ["replace row-a"])
     }
+
+    @Test func theShowcaseSensorsChangeWhileWatched() throws {
+        let server = try TestServer.showcase(people: 10, listbench: 10, big: 10)
+        let unwatched = try server.get("/sensors").body
+        #expect(try server.get("/sensors").body == unwatched)
+        let client = try EventStreamClient(port: server.port, target: "/sensors")
+        let batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.count == 1 && batch[0].action == "replace" && batch[0].target == "row-humidity")
+        #expect(batch[0].template?.contains("class=\"cell-detail\"") == true)
+    }
 }
 
 /// Hotwire Turbo's stream format, checked strictly: a batch is `<turbo-stream>` elements and

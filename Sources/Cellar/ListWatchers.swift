@@ -16,8 +16,8 @@ import TableKit
 /// app.listDidChange(at: "/sensors")   // or, from any thread: watchers.listDidChange(at: "/sensors")
 /// ```
 ///
-/// Lists over a store that changes by itself (a database another process writes) register a
-/// monitor with ``onWatchStarts(forListsAt:_:)`` and poll while ``isWatched(_:)`` holds.
+/// Lists over a store that changes by itself (a database another process writes) are polled
+/// while they are watched: ``poll(_:every:_:)``.
 public final class ListWatchers: Sendable {
     private struct State: Sendable {
         var windows: [String: WatchedWindow] = [:]
@@ -63,6 +63,19 @@ public final class ListWatchers: Sendable {
     /// it is not already, and stops once ``isWatched(_:)`` no longer holds.
     public func onWatchStarts(forListsAt paths: Set<String>, _ start: @escaping @Sendable () -> Void) {
         state.withLock { $0.monitors.append((paths, start)) }
+    }
+
+    /// Asks `check` every `interval`, on a thread of its own, whether the data behind the lists at
+    /// `paths` changed, while any of them is watched (or kept within ``idleRetention``); when it
+    /// says so, their watchers are told (``listDidChange(at:)``). For a store that changes by
+    /// itself — a file another process writes, a sensor:
+    ///
+    /// ```swift
+    /// app.watchers.poll(["/sensors"], every: .seconds(1)) { sensors.read() }   // true when a reading moved
+    /// ```
+    public func poll(_ paths: Set<String>, every interval: Duration, _ check: @escaping @Sendable () -> Bool) {
+        let poller = ListPoller(paths: paths, interval: interval, watchers: self, check: check)
+        onWatchStarts(forListsAt: paths) { poller.start() }
     }
 
     /// Windows watched now (or kept within ``idleRetention``).

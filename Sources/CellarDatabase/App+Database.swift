@@ -105,8 +105,7 @@ extension App {
 
     /// Has the watchers of these lists told when another process commits to `database`.
     private func monitorChanges(of database: Database, paths: Set<String>) {
-        let monitor = DatabaseChangeMonitor(database: database, paths: paths, watchers: watchers)
-        watchers.onWatchStarts(forListsAt: paths) { monitor.start() }
+        DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers)
     }
 
     /// Mounts the database `--database` named, with the configuration `--config` named or the one

@@ -3,8 +3,9 @@ import Synchronization
 import TableKit
 
 /// `/sensors`: the cellar's sensors, a live list. While anyone watches it, one reading changes
-/// every second and the list says so through the Swift API (`listDidChange(at:)`), as an iOS app
-/// tells its table view; watchers' pages change in place. Unwatched, the readings stand still.
+/// every second and the list says so through the Swift API (`watchers.poll`, which calls
+/// `listDidChange(at:)`), as an iOS app tells its table view; watchers' pages change in place.
+/// Unwatched, the readings stand still.
 final class CellarSensors: Sendable {
     struct Sensor: Sendable {
         var id: String
@@ -23,7 +24,7 @@ final class CellarSensors: Sendable {
         Sensor(id: "co2", name: "CO₂", tenths: 4500, unit: "ppm", base: 4500),
         Sensor(id: "light", name: "Light", tenths: 30, unit: "lux", base: 30),
     ])
-    private let ticking = Mutex(false)
+    private let ticks = Mutex(0)
 
     static let path = "/sensors"
 
@@ -39,33 +40,18 @@ final class CellarSensors: Sendable {
         }
     }
 
-    /// Starts the ticks unless they run: one a second, while the list is watched.
-    func startTicking(_ watchers: ListWatchers) {
-        let starts = ticking.withLock { ticking in
-            defer { ticking = true }
-            return !ticking
-        }
-        guard starts else { return }
-        Task.detached { [weak watchers, self] in
-            var count = 0
-            while let watchers, watchers.isWatched([Self.path]) {
-                try? await Task.sleep(for: .seconds(1))
-                count += 1
-                self.tick(count)
-                watchers.listDidChange(at: Self.path)
-            }
-            self.ticking.withLock { $0 = false }
-        }
-    }
-
     /// Mounts the list on `app`.
     func install(in app: App) {
         app.list(Self.path, title: "Sensors", summary: "The cellar's sensors, live: open it and watch the readings change") { _ in
             SensorsController(sensors: self.readings)
         }
-        let watchers = app.watchers
-        watchers.onWatchStarts(forListsAt: [Self.path]) { [weak watchers, self] in
-            if let watchers { self.startTicking(watchers) }
+        app.watchers.poll([Self.path], every: .seconds(1)) {
+            self.tick(
+                self.ticks.withLock { ticks in
+                    ticks += 1
+                    return ticks
+                })
+            return true
         }
     }
 }

@@ -44,7 +44,7 @@ final class WatchedWindow: Sendable {
         let version = try responder.guarded(request, route: route) {
             try WindowVersion.render(route, request: request, format: format, responder: responder)
         }
-        state = Mutex(State(version: version, coversFrom: sequence, latest: sequence))
+        state = Mutex(State(version: version.withoutRows, coversFrom: sequence, latest: sequence))
     }
 
     /// Adds a watcher: first what it missed since `lastEventID` (the batches, or a refresh when
@@ -93,7 +93,7 @@ final class WatchedWindow: Sendable {
             do {
                 let new = try WindowVersion.render(route, request: request, format: format, responder: responder)
                 let patch = try WindowPatch.between(state.version, new)
-                state.version = new
+                state.version = new.withoutRows
                 guard !patch.isEmpty else { return true }
                 let sequence = nextSequence()
                 let data =

@@ -16,7 +16,7 @@ struct WindowVersion: Sendable {
     var snapshot = TableSnapshot<UInt64>()
     /// The sections, in the snapshot's order.
     var sections: [Section] = []
-    /// Each row's `<li>` (for a page) or JSON object, by identity.
+    /// Each row's `<li>` (for a page) or JSON object, by identity; empty in the version a window keeps.
     var rows: [String: [UInt8]] = [:]
 
     /// Renders the window `request` names of `route`'s list, in `format`.
@@ -58,6 +58,14 @@ struct WindowVersion: Sendable {
             throw HTTPError(.internalServerError, "The list at \(route.path) cannot be watched: \(error)")
         }
         return version
+    }
+
+    /// The version as a window keeps it between changes: the comparison needs the identities and
+    /// digests, not the rows' bytes (only rows that changed are sent, from the new version).
+    var withoutRows: WindowVersion {
+        var kept = self
+        kept.rows = [:]
+        return kept
     }
 
     /// The identity of the row at `indexPath` of the snapshot (positions, not the list's numbers).

@@ -144,6 +144,8 @@ func drain(_ body: ResponseBody) throws -> Int {
     switch body {
     case .empty: return 0
     case .bytes(let bytes): return bytes.count
+    // An event stream has no end to pull to; no list page is one.
+    case .events: return 0
     case .stream(let producer):
         var buffer: [UInt8] = []
         var total = 0

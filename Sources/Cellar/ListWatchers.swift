@@ -21,6 +21,9 @@ import TableKit
 public final class ListWatchers: Sendable {
     private struct State: Sendable {
         var windows: [String: WatchedWindow] = [:]
+        /// For each list with a window, the sequence of its last change (``listDidChange(at:)``)
+        /// since it has had one: a client whose last event is as recent has the list as it is.
+        var lastChange: [String: UInt64] = [:]
         var monitors: [(paths: Set<String>, start: @Sendable () -> Void)] = []
     }
 
@@ -41,7 +44,9 @@ public final class ListWatchers: Sendable {
     public func listDidChange(at path: String) {
         let windows = state.withLock { state in
             purgeIdle(&state)
-            return state.windows.filter { $0.value.route.path == path }
+            let windows = state.windows.filter { $0.value.route.path == path }
+            if !windows.isEmpty { state.lastChange[path] = sequence.add(1, ordering: .sequentiallyConsistent).newValue }
+            return windows
         }
         for (key, window) in windows where !window.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
             state.withLock { state in
@@ -89,16 +94,29 @@ public final class ListWatchers: Sendable {
     /// script's `EventSource` cannot send headers; names starting with `_` are not filters).
     func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
         let key = Self.key(route: route, format: format, query: request.query)
-        var window = state.withLock { $0.windows[key] }
+        var (window, lastChange) = state.withLock { ($0.windows[key], $0.lastChange[route.path]) }
         if window == nil {
-            let made = try WatchedWindow(route: route, request: request, format: format, responder: responder, sequence: currentSequence)
-            let (kept, monitors) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void]) in
+            // A new window of a list watched all along starts at the list's last change: a client
+            // that has seen it (one that loaded more rows, or returns to a hidden tab) has the rows
+            // as they are, and needs no refresh. For a list not watched until now, changes may
+            // have gone unnoticed: it starts at the latest sequence.
+            let made = try WatchedWindow(
+                route: route, request: request, format: format, responder: responder, sequence: lastChange ?? currentSequence)
+            let (kept, monitors, changedMeanwhile) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void], Bool) in
                 purgeIdle(&state)
-                if let existing = state.windows[key] { return (existing, []) }
+                if let existing = state.windows[key] { return (existing, [], false) }
                 state.windows[key] = made
-                return (made, state.monitors.filter { $0.paths.contains(route.path) }.map(\.start))
+                let changed = state.lastChange[route.path] != lastChange
+                return (made, state.monitors.filter { $0.paths.contains(route.path) }.map(\.start), changed)
             }
             for start in monitors { start() }
+            // The list changed while the window was rendered, before it could be told: render it again.
+            if changedMeanwhile && !made.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+                state.withLock { state in
+                    if state.windows[key] === made { state.windows[key] = nil }
+                }
+                throw HTTPError(.internalServerError, "The list at \(route.path) failed to render.")
+            }
             window = kept
         }
         let stream = EventStream()
@@ -113,7 +131,10 @@ public final class ListWatchers: Sendable {
     /// Closes every stream (the server's stop does it too; this is for tests and apps that stop watching).
     public func closeAll() {
         let windows = state.withLock { state in
-            defer { state.windows = [:] }
+            defer {
+                state.windows = [:]
+                state.lastChange = [:]
+            }
             return Array(state.windows.values)
         }
         for window in windows { window.closeAll() }
@@ -122,6 +143,8 @@ public final class ListWatchers: Sendable {
     private func purgeIdle(_ state: inout State) {
         let now = ContinuousClock.now
         state.windows = state.windows.filter { !$0.value.isIdle(for: idleRetention, at: now) }
+        let watched = Set(state.windows.values.map(\.route.path))
+        state.lastChange = state.lastChange.filter { watched.contains($0.key) }
     }
 
     /// One window per list, format and query; the query in a canonical order (items by name, the

@@ -54,7 +54,8 @@ final class WatchedWindow: Sendable {
         let format = format
         state.withLock { state in
             if let lastEventID {
-                if let seen = UInt64(lastEventID), seen >= state.coversFrom, seen <= state.latest {
+                // Any id given out so far from the window's first on: later ids were given to other windows.
+                if let seen = UInt64(lastEventID), seen >= state.coversFrom, seen <= max(state.latest, currentSequence()) {
                     for batch in state.log where batch.sequence > seen { stream.send(encoded: batch.bytes) }
                 } else {
                     stream.send(Self.refreshEvent(format: format, sequence: state.latest))

@@ -187,6 +187,37 @@ import Testing
         #expect(try TurboStream.parse(try Self.nextBatch(future).data).map(\.summary) == ["refresh"])
     }
 
+    @Test func aLargerWindowOfAListWatchedAllAlongContinuesWithoutARefresh() throws {
+        let store = Store(Self.letters)
+        let other = Store(Self.letters)
+        let server = try TestServer { app in
+            try app.register(NameCell.self)
+            app.list("/names", title: "Names") { _ in StoreController(rows: store.current, footer: nil) }
+            app.list("/other", title: "Other") { _ in StoreController(rows: other.current, footer: nil) }
+            app.list("/third", title: "Third") { _ in StoreController(rows: other.current, footer: nil) }
+        }
+        let small = try EventStreamClient(port: server.port, target: "/names?limit=2")
+        store.set([("a", "A1")] + Self.letters.dropFirst())
+        server.app.listDidChange(at: "/names")
+        let seen = try Self.nextBatch(small).lastEventID
+        // Another list's changes move the sequence on.
+        let otherWatcher = try EventStreamClient(port: server.port, target: "/other")
+        other.set(Self.letters.dropLast())
+        server.app.listDidChange(at: "/other")
+        _ = try Self.nextBatch(otherWatcher)
+
+        // "Load more": the same list with a larger window, from the last event seen.
+        let larger = try EventStreamClient(port: server.port, target: "/names?limit=4&_last-event-id=\(seen)")
+        store.set(Self.letters.map { ($0.0, $0.1 + "2") })
+        server.app.listDidChange(at: "/names")
+        let batch = try TurboStream.parse(try Self.nextBatch(larger).data)
+        #expect(batch.map(\.summary) == ["replace row-a", "replace row-b", "replace row-c", "replace row-d"])
+
+        // A list not watched until now may have changed unseen: an old id gets a refresh.
+        let stale = try EventStreamClient(port: server.port, target: "/third?_last-event-id=\(seen)")
+        #expect(try TurboStream.parse(try Self.nextBatch(stale).data).map(\.summary) == ["refresh"])
+    }
+
     @Test func duplicateRowIdentitiesAreAClearErrorNotACorruptStream() throws {
         let store = Store([("a", "A"), ("a", "A again")])
         let server = try Self.server(store)

@@ -10,7 +10,10 @@ The server must serve `--database` (made by this script's --make first). Scenari
              appears, changes or disappears without a reload (a marker set on the window survives),
              the focused link keeps focus (its row replaced), the rows on screen stay where they were, the live region
              announces each batch, a changed row is marked (and not under reduced motion)
-  hidden     the tab hidden closes its stream; a row inserted meanwhile appears when it is shown again
+  hidden     the tab hidden closes its stream; a row inserted meanwhile appears when it is shown again,
+             replayed (not a refresh)
+  more       after "Load more" the stream follows the larger window: a row inserted among the
+             loaded rows appears, without a refresh
 Every scenario also fails on a SEVERE browser console message. Turbo itself is not used: app.js
 applies the <turbo-stream> elements (Turbo's script cannot be installed here from Debian or PyPI).
 """
@@ -109,9 +112,25 @@ def scenario_hidden(b: Browser, args, state: dict):
          "document.dispatchEvent(new Event('visibilitychange'))")
     b.wait(lambda d: d.execute_script("return !!document.getElementById('row-25')"), "the row inserted while hidden to appear")
     expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
+    expect("1 row added" in live_text(b), "the missed batch was not replayed (a refresh instead?)")
 
 
-SCENARIOS = [("follow", scenario_follow), ("hidden", scenario_hidden)]
+def scenario_more(b: Browser, args, state: dict):
+    b.get("/items?limit=20")
+    wait_stream_open(b)
+    b.js("window.__notReloaded = true")
+    b.js("document.querySelector('main a.load-more').click()")
+    b.wait(lambda d: b.count("main li.cell") >= 40, "Load more to add rows 21-40")
+    # The stream reopens for the larger window; a row inserted among the loaded rows appears.
+    wait_stream_open(b)
+    sqlite3_cli(args, "INSERT INTO items VALUES (355, 'Among the loaded rows', 'new');")
+    b.wait(lambda d: d.execute_script("return !!document.getElementById('row-355')"), "row 355 to appear among the loaded rows")
+    expect(b.js("return document.getElementById('row-355').previousElementSibling.id") == "row-350", "row 355 is not after row 350")
+    expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
+    expect("updated" not in live_text(b), "the larger window was refreshed rather than followed")
+
+
+SCENARIOS = [("follow", scenario_follow), ("hidden", scenario_hidden), ("more", scenario_more)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,12 @@ public final class ListWatchers: Sendable {
         onWatchStarts(forListsAt: paths) { poller.start() }
     }
 
+    /// Streams open on all windows now.
+    public var watcherCount: Int {
+        let windows = state.withLock { Array($0.windows.values) }
+        return windows.reduce(0) { $0 + $1.watchers }
+    }
+
     /// Windows watched now (or kept within ``idleRetention``).
     public var windowCount: Int { state.withLock { $0.windows.count } }
 

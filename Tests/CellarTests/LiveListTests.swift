@@ -218,6 +218,48 @@ import Testing
         #expect(try TurboStream.parse(try Self.nextBatch(stale).data).map(\.summary) == ["refresh"])
     }
 
+    @Test func vanishedWatchersLeaveTheirWindow() throws {
+        let store = Store(Self.letters)
+        let server = try Self.server(store)
+        var clients = try (0..<5).map { _ in try EventStreamClient(port: server.port, target: "/names") }
+        #expect(server.app.watchers.watcherCount == 5)
+        for client in clients.prefix(3) { client.close() }
+        clients.removeFirst(3)
+        // A vanished client is noticed when a write to it fails: the next batches.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var step = 0
+        while server.app.watchers.watcherCount > 2 && ContinuousClock.now < deadline {
+            step += 1
+            store.set(Self.letters + [("s\(step)", "S")])
+            server.app.listDidChange(at: "/names")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(server.app.watchers.watcherCount == 2)
+        #expect(server.app.watchers.windowCount == 1)
+        #expect(try Self.nextBatch(clients[0]).data.contains("row-s1"))
+    }
+
+    @Test func aWatcherThatReadsTooSlowlyGetsARefreshNotAGrowingQueue() throws {
+        // Forty rows of 20 KB each, all changed at each step: a batch is 800 KB, more than a stream
+        // queues (256 KiB), and twenty of them more than the sockets' buffers hold.
+        let wide = String(repeating: "w", count: 20_000)
+        let store = Store((0..<40).map { ("r\($0)", wide + "0") })
+        let server = try Self.server(store)
+        let slow = try EventStreamClient(port: server.port, target: "/names?limit=40", receiveBuffer: 4096)
+        for step in 1...20 {
+            store.set((0..<40).map { ("r\($0)", wide + "\(step)") })
+            server.app.listDidChange(at: "/names")
+        }
+        var sawRefresh = false
+        while let event = try slow.nextEvent(timeout: .seconds(30)) {
+            if event.data.contains("action=\"refresh\"") {
+                sawRefresh = true
+                break
+            }
+        }
+        #expect(sawRefresh)
+    }
+
     @Test func duplicateRowIdentitiesAreAClearErrorNotACorruptStream() throws {
         let store = Store([("a", "A"), ("a", "A again")])
         let server = try Self.server(store)

@@ -260,6 +260,25 @@ import Testing
         #expect(sawRefresh)
     }
 
+    @Test func hostileIdentifiersAndTextsTargetTheRowsThePageWrites() throws {
+        let hostile = [("a\"b", "<script>alert(1)</script>"), ("<x>", "</template><img src=x onerror=alert(2)>"), ("é/ü ?#", "&amp;")]
+        let store = Store(hostile)
+        let server = try Self.server(store)
+        let client = try EventStreamClient(port: server.port, target: "/names")
+        store.set(hostile.map { ($0.0, $0.1 + " changed") } + [("new\u{202E}", "</turbo-stream><turbo-stream action=\"refresh\">")])
+        server.app.listDidChange(at: "/names")
+        let data = try Self.nextBatch(client).data
+        let batch = try TurboStream.parse(data)
+        #expect(batch.map(\.action) == ["after", "replace", "replace", "replace"])
+        // Every target is a row id the page has, as an HTML parser reads both.
+        let page = try HTMLInspector.elements(try server.get("/names").body)
+        let rowIDs = Set(page.filter { $0.tag == "li" }.compactMap { $0.attributes["id"] })
+        let streams = try HTMLInspector.elements(Array(data.utf8)).filter { $0.tag == "turbo-stream" }
+        #expect(streams.count == 4)
+        #expect(streams.allSatisfy { rowIDs.contains($0.attributes["target"] ?? "") })
+        #expect(try HTMLInspector.checkMarkup([Array(data.utf8)]) == nil)
+    }
+
     @Test func duplicateRowIdentitiesAreAClearErrorNotACorruptStream() throws {
         let store = Store([("a", "A"), ("a", "A again")])
         let server = try Self.server(store)

@@ -13,10 +13,19 @@ struct RowRendering {
     let registry: ReuseRegistry
     let controller: any TableController
     let layout: TableLayout
+    /// One table view (one pool of cells) for all the rows of a render.
+    let tableView: TableView
+
+    init(route: ListRoute, registry: ReuseRegistry, controller: any TableController, layout: TableLayout) {
+        self.route = route
+        self.registry = registry
+        self.controller = controller
+        self.layout = layout
+        tableView = TableView(registry: registry, selectionBase: route.hasDetail ? route.href : nil)
+    }
 
     /// The `<li …>…</li>` of the row at `flatIndex` (with its line break).
     func html(ofRowAt flatIndex: Int) throws -> [UInt8] {
-        let tableView = TableView(registry: registry, selectionBase: route.hasDetail ? route.href : nil)
         var renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: flatIndex..<(flatIndex + 1))
         var html = HTMLWriter()
         _ = try renderer.render(into: &html)

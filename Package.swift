@@ -9,6 +9,7 @@ let package = Package(
     name: "cellar",
     products: [
         .executable(name: "cellar", targets: ["cellar"]),
+        .library(name: "ByteWriters", targets: ["ByteWriters"]),
         .library(name: "TableKit", targets: ["TableKit"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "Cellar", targets: ["Cellar"]),
@@ -35,24 +36,27 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux).
+        // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux). Only ByteWriters imports it.
         .target(name: "CByteScan"),
+        // Bytes: the growable buffer, the HTML, JSON and logfmt writers, decimal and hex digits, the stable hash.
+        // Knows nothing of HTTP, tables or cells; every module above uses it.
+        .target(name: "ByteWriters", dependencies: ["CByteScan"], swiftSettings: strictSettings),
         // HTTP server over libmicrohttpd: knows nothing of tables or cells.
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "ByteWriters",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         // Cells, reuse, providers and table controllers: knows nothing of HTTP.
-        .target(name: "TableKit", dependencies: ["CByteScan"], swiftSettings: strictSettings),
+        .target(name: "TableKit", dependencies: ["ByteWriters"], swiftSettings: strictSettings),
         // The glue: table controllers mounted on routes, formats, paging, streaming, metrics.
         .target(
             name: "Cellar",
             dependencies: [
-                "TableKit", "MicroHTTP", "CByteScan",
+                "ByteWriters", "TableKit", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -63,7 +67,7 @@ let package = Package(
         // Read-only SQLite: connections, statements, deadlines, the pool and the schema; knows nothing of HTTP.
         .target(
             name: "CellarDatabase",
-            dependencies: ["CSQLite", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CSQLite", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "CellarDatabase", "TableKit"], swiftSettings: strictSettings),
@@ -74,6 +78,7 @@ let package = Package(
             name: "cellar-test-app", dependencies: ["Cellar", "TableKit"], path: "Tests/TestApp", swiftSettings: strictSettings),
         // A raw-socket HTTP client for the test suites (no URL normalisation, so hostile paths arrive as written).
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "ByteWritersTests", dependencies: ["ByteWriters"], swiftSettings: strictSettings),
         // The golden page and the parser script are read by path (#filePath), not built as resources.
         .testTarget(
             name: "TableKitTests", dependencies: ["TableKit"], exclude: ["parse_html.py", "Golden"], swiftSettings: strictSettings),

@@ -1,3 +1,4 @@
+import ByteWriters
 import FoundationEssentials
 import Logging
 import MicroHTTP
@@ -155,11 +156,10 @@ public final class App {
     /// Every route pattern must be valid, and every list must render, as a page and as JSON, its
     /// first page and its last (so a cell provider that fails only further down is found too when
     /// it fails there). A list mounted without a title takes its controller's; a controller whose
-    /// title differs from the one its list was mounted with is reported as a warning. A
-    /// ``JSONItemWriting`` controller's ``JSONItemWriting/cellIdentifier(forRowAt:)`` must name
-    /// the cell its provider dequeues on every row checked. What lies between the first and the
-    /// last page is not checked here: a provider that fails there fails that page (a 500), and
-    /// the log says so. Call it before ``makeRouter()``; ``run(siteName:version:arguments:_:)`` does.
+    /// title differs from the one its list was mounted with is reported as a warning. What lies
+    /// between the first and the last page is not checked here: a provider that fails there fails
+    /// that page (a 500), and the log says so. Call it before ``makeRouter()``;
+    /// ``run(siteName:version:arguments:_:)`` does.
     public func validate() throws {
         let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }
         for pattern in listPatterns + extraRoutes.map(\.1) {
@@ -238,23 +238,14 @@ public final class App {
         return [first, "\(route.path)?offset=\(total - size)&limit=\(size)"]
     }
 
-    /// Shows the page's rows to `audit` (which prototype tags their data answers), and throws
-    /// when a ``JSONItemWriting`` controller names another cell for a row than its provider dequeues.
+    /// Shows the page's rows to `audit` (which prototype tags their data answers).
     private func checkRows(of route: ListRoute, request: Request, audit: PrototypeTagAudit) throws {
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
-        let writer = controller as? any JSONItemWriting
         let page = Page(pageRequest, total: controller.totalNumberOfRows)
         for row in page.window {
             guard let indexPath = controller.indexPath(atFlatIndex: row) else { continue }
-            let provider = controller.cellProvider(forRowAt: indexPath)
-            audit.record(provider)
-            guard let named = writer?.cellIdentifier(forRowAt: indexPath) else { continue }
-            let dequeued = provider.reuseIdentifier
-            guard named == dequeued else {
-                throw StartupError.cellIdentifierDisagrees(
-                    path: route.path, row: controller.identifier(forRowAt: indexPath), named: named, dequeued: dequeued)
-            }
+            audit.record(controller.cellProvider(forRowAt: indexPath))
         }
     }
 
@@ -265,10 +256,10 @@ public final class App {
         let responder = ListResponder(app: snapshot)
         router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
-        let healthBody = Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8)
-        var healthHeaders = Response.json(healthBody).headers
+        let healthBody = ByteStorage(copying: Array("{\"status\":\"ok\",\"version\":\"\(version)\"}\n".utf8))
+        var healthHeaders = Response.json(healthBody.bytes).headers
         healthHeaders.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        router.get("/healthz") { [healthHeaders] _ in Response(headers: healthHeaders, body: .bytes(healthBody)) }
+        router.get("/healthz") { [healthHeaders] _ in Response(headers: healthHeaders, body: .storage(healthBody)) }
         let metrics = metrics
         let registry = registry
         router.get("/metrics") { _ in
@@ -358,16 +349,12 @@ public final class App {
 public enum StartupError: Error, CustomStringConvertible {
     case listDoesNotRender(path: String, reason: String)
     case invalidRoutePattern(String, reason: String)
-    case cellIdentifierDisagrees(path: String, row: String, named: String, dequeued: String)
     case missingPublicFolder(String)
 
     public var description: String {
         switch self {
         case .missingPublicFolder(let path):
             "The public folder '\(path)' does not exist: the prototype cells are read from its prototypes/ (set --public or CELLAR_PUBLIC, or run from the folder that holds it)"
-        case .cellIdentifierDisagrees(let path, let row, let named, let dequeued):
-            "The list at \(path) names the cell \(named) for row \(row) in its JSON (cellIdentifier(forRowAt:)), but its provider dequeues \(dequeued)"
-
         case .listDoesNotRender(let path, let reason): "The list at \(path) does not render: \(reason)"
         case .invalidRoutePattern(_, let reason): "Invalid route: \(reason)"
         }

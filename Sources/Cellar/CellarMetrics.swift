@@ -1,3 +1,4 @@
+import ByteWriters
 import CoreMetrics
 import Metrics
 import MicroHTTP

@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -28,7 +29,7 @@ enum DetailPage {
         html.text(route.title)
         html.raw("</a></p>\n")
         site.writeTail(title: detail.title, currentPath: route.href, into: &html)
-        return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .bytes(html.takeBytes()))
+        return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .storage(html.takeStorage()))
     }
 
     static func json(_ detail: RowDetail, identifier: String, cell: String, item: (any Encodable)?, route: ListRoute) throws -> Response {
@@ -70,6 +71,6 @@ enum DetailPage {
         encoder.writer.key("list")
         encoder.writer.string(route.href)
         encoder.writer.raw("}}\n")
-        return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .bytes(encoder.writer.takeBytes()))
+        return Response(status: .ok, headers: ["Content-Type": "application/json", "Vary": "Accept"], body: .storage(encoder.writer.takeStorage()))
     }
 }

@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -20,16 +21,20 @@ enum ETag {
         var value = hash.value
         value = (value ^ (value >> 33)) &* 0xff51_afd7_ed55_8ccd
         value = (value ^ (value >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-        return quotedHex(value ^ (value >> 33))
+        return EntityTag.quoted(value ^ (value >> 33))
     }
 
     static func of(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes(of)
+    }
+
+    static func of(_ raw: UnsafeRawBufferPointer) -> String {
         // Four independent lanes of multiply-xor over 32 bytes a step, folded at the end: a
         // validator, not a cryptographic hash, at a fraction of a cycle per byte.
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9)
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var hash: UInt64 = 0
-        bytes.withUnsafeBytes { raw in
+        do {
             var index = 0
             let count = raw.count
             while index + 32 <= count {
@@ -46,39 +51,15 @@ enum ETag {
             }
         }
         hash ^= hash >> 29
-        hash ^= UInt64(bytes.count)
-        return quotedHex(hash)
-    }
-
-    /// `hash` as an entity tag: `"`, sixteen lowercase hex digits, `"`. Written into the string's
-    /// own storage, with no intermediate strings.
-    static func quotedHex(_ hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 18) { out in
-            out[0] = UInt8(ascii: "\"")
-            HexDigits.write(hash, count: 16, into: out, at: 1)
-            out[17] = UInt8(ascii: "\"")
-            return 18
-        }
+        hash ^= UInt64(raw.count)
+        return EntityTag.quoted(hash)
     }
 
     /// Adds `etag` to `headers`; the 304 (with those headers) when the request's `If-None-Match`
     /// names it, nil when the page is to be sent.
     static func validate(_ etag: String, headers: inout HTTPHeaders, request: Request) -> Response? {
         headers.add(name: "ETag", value: etag)
-        guard matches(etag, request.headers["If-None-Match"]) else { return nil }
+        guard EntityTag.ifNoneMatch(request.headers["If-None-Match"], names: etag) else { return nil }
         return Response(status: .notModified, headers: headers, body: .empty)
-    }
-
-    /// Whether an `If-None-Match` header names `etag` (or is `*`); weak comparison, as RFC 9110 asks for GET.
-    static func matches(_ etag: String, _ header: String?) -> Bool {
-        guard let header else { return false }
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.drop { $0 == " " || $0 == "\t" }
-            while tag.last == " " || tag.last == "\t" { tag = tag.dropLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == etag { return true }
-        }
-        return false
     }
 }

@@ -6,20 +6,7 @@ enum ErrorPages {
     static func response(for error: HTTPError, request: Request, site: SiteLayout) -> Response {
         var response: Response
         if request.prefersJSON || request.path.hasSuffix(".json") {
-            var json = JSONWriter()
-            json.raw("{")
-            json.key("error")
-            json.raw("{")
-            json.key("status")
-            json.number(error.status.code)
-            json.raw(",")
-            json.key("message")
-            json.string(error.message)
-            json.raw(",")
-            json.key("requestID")
-            json.string(request.id)
-            json.raw("}}\n")
-            response = Response(status: error.status, headers: ["Content-Type": "application/json"], body: .bytes(json.bytes))
+            response = ErrorPage.json(error, for: request)
         } else {
             var html = HTMLWriter(capacity: 2048)
             let title = "\(error.status.code) \(error.status.reasonPhrase)"
@@ -33,7 +20,7 @@ enum ErrorPages {
             html.unsafeRaw(bytes: site.homeParagraph)
             site.writeTail(title: title, currentPath: "", into: &html)
             response = Response(
-                status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(html.takeBytes()))
+                status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .storage(html.takeStorage()))
         }
         for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

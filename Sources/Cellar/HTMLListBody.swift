@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import Synchronization
 import TableKit
@@ -52,10 +53,9 @@ final class HTMLListBody: ListBody {
         return false
     }
 
-    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
-        var html = HTMLWriter(reusing: bytes)
-        bytes = []
-        defer { bytes = html.takeBytes() }
+    func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {
+        var html = HTMLWriter(buffer: exchange(&bytes, with: ByteBuffer()))
+        defer { bytes = html.takeBuffer() }
         while true {
             switch stage {
             case .head:
@@ -164,5 +164,5 @@ final class HTMLListBody: ListBody {
 /// A list response body that can be written in steps.
 protocol ListBody: AnyObject {
     /// Appends to `bytes` until done or until it holds `limit` bytes; returns whether it is done.
-    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool
+    func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool
 }

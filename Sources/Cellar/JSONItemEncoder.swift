@@ -46,7 +46,7 @@ final class JSONItemEncoder: Encoder {
         }
         // As JSONEncoder: a Decimal is a number (its own Codable is its internal fields), Data is base64.
         if Value.self == Decimal.self, let decimal = value as? Decimal {
-            if decimal.isNaN { writer.null() } else { writer.unquoted(decimal.description) }
+            if decimal.isNaN { writer.null() } else { writer.unsafeRaw(decimal.description) }
             return
         }
         if Value.self == Data.self, let data = value as? Data {

@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -15,9 +16,7 @@ import TableKit
 final class JSONListBody: ListBody {
     private enum Stage {
         case head
-        case sectionOpen
-        case rows
-        case sectionClose
+        case sections
         case tail
         case done
     }
@@ -26,75 +25,32 @@ final class JSONListBody: ListBody {
     private let controller: any TableController
     private let page: Page
     private let links: PageLinks
-    private let slices: [TableLayout.Slice]
-    private let encoder = JSONItemEncoder()
+    private var walk: TableWalk
+    /// The sections and rows, written into the sink's encoder, which the head and tail share.
+    private var sink: JSONTableSink
+    private var encoder: JSONItemEncoder { sink.encoder }
     private var stage = Stage.head
-    private var sliceIndex = 0
-    private var row = 0
-
-    /// The controller, when it writes its rows' items itself (checked once per response).
-    private let directItems: (any JSONItemWriting)?
-    /// Class cells' reuse identifiers, spelled once per response.
-    @exclusivity(unchecked) private var cellNames: [(cellClass: TableViewCell.Type, name: String)] = []
-
-    /// The cells the rows name are checked against it, as the page's dequeuing checks them.
-    private let registry: ReuseRegistry
 
     init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks, registry: ReuseRegistry) {
-        self.registry = registry
         self.route = route
         self.controller = controller
-        directItems = controller as? any JSONItemWriting
         self.page = page
         self.links = links
-        slices = layout.slices(in: page.window)
+        walk = TableWalk(controller: controller, layout: layout, window: page.window)
+        sink = JSONTableSink(route: route, controller: controller, registry: registry)
     }
 
-    func write(into bytes: inout [UInt8], pausingAt limit: Int) throws -> Bool {
+    func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {
         encoder.writer.adopt(&bytes)
-        defer { bytes = encoder.writer.takeBytes() }
+        defer { bytes = encoder.writer.takeBuffer() }
         while true {
             switch stage {
             case .head:
                 writeHead()
-                stage = .sectionOpen
-            case .sectionOpen:
-                guard sliceIndex < slices.count else {
-                    stage = .tail
-                    continue
-                }
-                let slice = slices[sliceIndex]
-                let json = JSONWriterAccess(encoder)
-                if sliceIndex > 0 { json.raw(",") }
-                json.raw("{")
-                json.key("index")
-                json.number(slice.section)
-                json.raw(",")
-                json.key("header")
-                json.string(orNull: controller.titleForHeader(inSection: slice.section))
-                json.raw(",")
-                json.key("footer")
-                json.string(orNull: controller.titleForFooter(inSection: slice.section))
-                json.raw(",")
-                json.key("rows")
-                json.raw("[")
-                row = slice.rows.lowerBound
-                stage = .rows
-            case .rows:
-                let slice = slices[sliceIndex]
-                // The controller's item writer is unwrapped once per pass, not once per row.
-                let sliceDone: Bool
-                if let direct = directItems {
-                    sliceDone = try writeRows(of: slice, until: limit, direct: direct)
-                } else {
-                    sliceDone = try writeRows(of: slice, until: limit)
-                }
-                guard sliceDone else { return false }
-                stage = .sectionClose
-            case .sectionClose:
-                encoder.writer.raw("]}")
-                sliceIndex += 1
-                stage = .sectionOpen
+                stage = .sections
+            case .sections:
+                if try !walk.walk(into: &sink, pausingAt: limit) { return false }
+                stage = .tail
             case .tail:
                 encoder.writer.raw("]}\n")
                 stage = .done
@@ -168,98 +124,6 @@ final class JSONListBody: ListBody {
         json.raw("},")
         json.key("sections")
         json.raw("[")
-    }
-
-    private func cellName(_ provider: DataCellProvider) throws -> String {
-        guard let cellClass = provider.cellClass, provider.isDequeuedByClass else { return provider.reuseIdentifier }
-        // Found by identity in a short list: no hashing per row.
-        for (known, name) in cellNames where known == cellClass { return name }
-        let name = try provider.resolvedIdentifier(in: registry)
-        cellNames.append((cellClass, name))
-        return name
-    }
-
-    /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell name met, written once
-    /// per response: a row appends it whole between its identifier and its link's last segment.
-    // One render at a time: no exclusivity checks per row.
-    // The bytes live outside any array: copying an array out of a class property to read it is a
-    // retain and a release, atomic, per row.
-    @exclusivity(unchecked) private var cellMembers: [(name: String, bytes: UnsafeMutableRawBufferPointer)] = []
-
-    deinit {
-        for member in cellMembers { member.bytes.deallocate() }
-    }
-
-    private func writeCellMember(_ name: String) throws {
-        // A list has a handful of cell kinds: a linear search of short names beats hashing one per row.
-        for index in cellMembers.indices where cellMembers[index].name == name {
-            encoder.writer.append(UnsafeRawBufferPointer(cellMembers[index].bytes))
-            return
-        }
-        // A name met for the first time must be one the page could dequeue: the same error as the page's.
-        guard registry.isRegistered(name) else {
-            throw TableKitError.unregisteredIdentifier(name, registered: registry.registeredIdentifiers)
-        }
-        var json = JSONWriter()
-        json.string(after: ",\"cell\":", name)
-        if route.hasDetail {
-            json.string(after: ",\"href\":", route.href + "/")
-            json.truncate(to: json.count - 1)
-        } else {
-            json.raw(",\"href\":null")
-        }
-        let bytes = json.takeBytes()
-        bytes.withUnsafeBytes { encoder.writer.append($0) }
-        if cellMembers.count < 16 {
-            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-            kept.copyBytes(from: bytes)
-            cellMembers.append((name, kept))
-        }
-    }
-
-    /// Writes the slice's rows from `row` on, each item written by the controller itself; false
-    /// when the buffer reached `limit` first.
-    private func writeRows(of slice: TableLayout.Slice, until limit: Int, direct: some JSONItemWriting) throws -> Bool {
-        while row < slice.rows.upperBound {
-            let indexPath = IndexPath(row: row, section: slice.section)
-            try writeRowStart(indexPath, first: row == slice.rows.lowerBound, cell: direct.cellIdentifier(forRowAt: indexPath))
-            // No Encodable containers, no cast per row.
-            let mark = encoder.writer.count
-            encoder.writer.raw(",\"item\":")
-            if !direct.writeItem(forRowAt: indexPath, into: &encoder.writer) { encoder.writer.truncate(to: mark) }
-            encoder.writer.raw("}")
-            row += 1
-            if encoder.writer.count >= limit { return false }
-        }
-        return true
-    }
-
-    /// Writes the slice's rows from `row` on, each item through `Encodable`; false when the
-    /// buffer reached `limit` first.
-    private func writeRows(of slice: TableLayout.Slice, until limit: Int) throws -> Bool {
-        while row < slice.rows.upperBound {
-            let indexPath = IndexPath(row: row, section: slice.section)
-            try writeRowStart(indexPath, first: row == slice.rows.lowerBound)
-            if let item = controller.item(forRowAt: indexPath) {
-                let json = JSONWriterAccess(encoder)
-                json.raw(",")
-                json.key("item")
-                try encoder.encode(item)
-            }
-            encoder.writer.raw("}")
-            row += 1
-            if encoder.writer.count >= limit { return false }
-        }
-        return true
-    }
-
-    /// Writes a row's object up to its item: `{"id":…,"cell":…,"href":…`.
-    private func writeRowStart(_ indexPath: IndexPath, first: Bool, cell: String? = nil) throws {
-        let identifier = controller.identifier(forRowAt: indexPath)
-        encoder.writer.string(after: first ? "{\"id\":" : ",{\"id\":", identifier)
-        try writeCellMember(try cell ?? cellName(controller.cellProvider(forRowAt: indexPath)))
-        // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
-        if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
     }
 }
 

@@ -23,13 +23,4 @@ public protocol JSONRepresentable {
 /// list checks for it once per response. Return false for a row without an item.
 public protocol JSONItemWriting: TableController {
     func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool
-
-    /// The row's `"cell"` member: the reuse identifier of the cell its provider dequeues, or `nil`
-    /// (the default) to make the provider and ask it. Answer it where that is cheaper than making
-    /// a ``DataCellProvider`` per row (which retains the row's data); it must name the same cell.
-    func cellIdentifier(forRowAt indexPath: IndexPath) -> String?
-}
-
-extension JSONItemWriting {
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { nil }
 }

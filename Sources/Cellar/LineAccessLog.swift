@@ -1,3 +1,4 @@
+import ByteWriters
 import Logging
 import MicroHTTP
 import TableKit
@@ -27,9 +28,9 @@ public struct LineAccessLog: AccessLogWriter {
 
     /// The line for `summary`, stamped `time`.
     func line(for summary: RequestSummary, at time: WallTime = .now()) -> [UInt8] {
-        var writer = JSONWriter()
-        AccessRecord(summary: summary, time: time, label: label, format: format).writeLine(into: &writer)
-        return writer.takeBytes()
+        var buffer = ByteBuffer()
+        AccessRecord(summary: summary, time: time, label: label, format: format).writeLine(into: &buffer)
+        return buffer.takeBytes()
     }
 }
 
@@ -41,20 +42,15 @@ struct AccessRecord: Sendable {
     let label: String
     let format: LineLogHandler.Format
 
-    /// Writes the line to `writer`: the message (`GET /people 200`), then the fields in key order,
+    /// Writes the line to `buffer`: the message (`GET /people 200`), then the fields in key order,
     /// as the log handler sorts them.
-    func writeLine(into writer: inout JSONWriter) {
+    func writeLine(into buffer: inout ByteBuffer) {
         // The label is written only in JSON.
         let label = format == .json ? label : ""
-        var line = LogLine(format: format, level: Logger.Level.info.rawValue, label: label, time: time, appendingTo: writer) {
-            line, format in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: summary.accessLogMessageCapacity) { buffer in
-                let message = UnsafeBufferPointer(rebasing: buffer[..<summary.writeAccessLogMessage(into: buffer)])
-                switch format {
-                case .logfmt: LineLogHandler.appendLogfmtValue(utf8: message, to: &line)
-                case .json: line.string(utf8: message)
-                }
-            }
+        var line = LogLine(
+            format: format, level: Logger.Level.info.rawValue, label: label, time: time, appendingTo: exchange(&buffer, with: ByteBuffer()))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: summary.accessLogMessageCapacity) { message in
+            line.message(utf8: UnsafeBufferPointer(rebasing: message[..<summary.writeAccessLogMessage(into: message)]))
         }
         line.field("bytes", summary.bytesSent)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RequestSummary.millisecondsCapacity) { buffer in
@@ -67,6 +63,6 @@ struct AccessRecord: Sendable {
         line.field("request_id", summary.requestID)
         if let route = summary.route { line.field("route", route) }
         line.field("status", summary.status?.code ?? 0)
-        writer = line.finishWriting()
+        buffer = line.finishWriting()
     }
 }

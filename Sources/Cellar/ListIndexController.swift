@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// The index of an app's lists: itself a table controller, one row per mounted list.

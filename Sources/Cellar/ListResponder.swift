@@ -1,3 +1,4 @@
+import ByteWriters
 import Logging
 import MicroHTTP
 import TableKit
@@ -41,21 +42,20 @@ struct ListResponder: Sendable {
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
-        var bytes: [UInt8] = []
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
-        // growing a buffer of megabytes by doubling would copy it and hold twice its size. The
-        // writer's first growth takes this size and makes its own array (the reserved one is never
-        // touched, so never resident); starting the writer at this size directly raises peak RSS
-        // under load (BENCHMARKS.md).
-        bytes.reserveCapacity(min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
+        // growing a buffer of megabytes by doubling would copy it and hold twice its size.
+        var bytes = ByteBuffer(capacity: min(firstLimit + firstLimit / 4, Self.largestSize(rows: page.window.count)))
         let finished = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: firstLimit) }
+        let storage = bytes.takeStorage()
         guard finished else {
-            let stream = ListStream(body: body, pending: bytes, chunkSize: app.streamChunkSize)
+            let stream = ListStream(body: body, pending: storage, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
         }
         // No version: the bytes are the validator.
-        if versionTag == nil, let notModified = ETag.validate(ETag.of(bytes), headers: &headers, request: request) { return notModified }
-        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+        if versionTag == nil, let notModified = ETag.validate(storage.withUnsafeBytes(ETag.of), headers: &headers, request: request) {
+            return notModified
+        }
+        return Response(status: .ok, headers: headers, body: .storage(storage))
     }
 
     /// How much of a page to write before deciding between one buffer and a stream (a page that
@@ -177,10 +177,10 @@ struct ListResponder: Sendable {
         var headers = HTTPHeaders()
         let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
         let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer()
         // Bounded: validation renders at most a buffer's worth of each list.
         _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
-        return bytes
+        return bytes.takeBytes()
     }
 
     func makeController(_ context: ListContext, route: ListRoute) throws -> any TableController {

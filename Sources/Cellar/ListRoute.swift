@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -69,18 +70,9 @@ public struct ListRoute: Sendable {
     /// `path` with every byte of each segment but the unreserved ones and the sub-delimiters a
     /// path may hold percent-encoded: `/people` stays as it is, `/my list` becomes `/my%20list`.
     public static func percentEncodedPath(_ path: String) -> String {
-        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/!$&'()*+,;=:@".utf8)
-        guard !path.utf8.allSatisfy(kept.contains) else { return path }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in path.utf8 {
-            if kept.contains(byte) {
-                bytes.append(byte)
-            } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        // `/` between segments, and the sub-delimiters, `:` and `@` a segment may hold (RFC 3986 `pchar`).
+        let kept = Set("/!$&'()*+,;=:@".utf8)
+        return PercentEncoding.encoded(path) { PercentEncoding.isUnreserved($0) || kept.contains($0) }
     }
 
     /// `/people` → "People".

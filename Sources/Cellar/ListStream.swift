@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 
 /// Streams a list body that outgrew the buffer: first what was already written, then a chunk at a time.
@@ -6,23 +7,26 @@ import MicroHTTP
 /// ``TableView`` goes with it and returns its pool of cells to the registry.
 final class ListStream: ResponseBodyProducer {
     private let body: any ListBody
-    private var pending: [UInt8]?
+    private var pending: ByteStorage?
     private let chunkSize: Int
+    /// What the body writes a chunk into, kept from chunk to chunk.
+    private var chunk = ByteBuffer()
 
-    init(body: any ListBody, pending: [UInt8], chunkSize: Int) {
+    init(body: any ListBody, pending: ByteStorage, chunkSize: Int) {
         self.body = body
         self.pending = pending
         self.chunkSize = chunkSize
     }
 
     func produce(into buffer: inout [UInt8]) throws -> Bool {
-        if var pending {
+        if let pending {
             self.pending = nil
-            // The bytes of the first attempt are handed over, not copied (the caller's buffer is
-            // empty at the first call; the server keeps no larger buffer once they are sent).
-            if buffer.isEmpty { swap(&buffer, &pending) } else { buffer.append(contentsOf: pending) }
+            pending.withUnsafeBytes { buffer.append(contentsOf: $0) }
             return true
         }
-        return try !body.write(into: &buffer, pausingAt: buffer.count + chunkSize)
+        let finished = try body.write(into: &chunk, pausingAt: chunkSize)
+        chunk.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        chunk.removeAll()
+        return !finished
     }
 }

@@ -1,3 +1,4 @@
+import ByteWriters
 import Logging
 
 #if canImport(Glibc)
@@ -12,128 +13,150 @@ import Logging
 /// logfmt: `ts=2026-11-23T05:30:00.123Z level=info msg="GET /people 200" bytes=24204 …`
 /// JSON: `{"ts":"…","level":"info","msg":"…","logger":"cellar","bytes":"24204",…}` — every
 /// field value is a string, as swift-log metadata is.
+///
+/// A line is written by the writer of its format, exactly one of `logfmt` and `json`.
 struct LogLine: ~Copyable {
-    private var line: JSONWriter
-    private let format: LineLogHandler.Format
+    private var logfmt: LogfmtWriter?
+    private var json: JSONWriter?
+    private let label: String
 
     /// Starts a line with `message`.
     init(format: LineLogHandler.Format, level: String, message: String, label: String) {
-        self.init(format: format, level: level, label: label, appendingTo: JSONWriter()) { line, format in
-            switch format {
-            case .logfmt: LineLogHandler.appendLogfmtValue(message, to: &line)
-            case .json: line.string(message)
-            }
+        self.init(format: format, level: level, label: label)
+        self.message(message)
+    }
+
+    /// Starts a line at the end of `buffer`, which ``finishWriting()`` gives back, stamped with
+    /// `time`; ``message(utf8:)`` goes on with its message.
+    init(
+        format: LineLogHandler.Format, level: String, label: String, time: WallTime = .now(), appendingTo buffer: consuming ByteBuffer = ByteBuffer()
+    ) {
+        self.label = label
+        switch format {
+        case .logfmt:
+            logfmt = LogfmtWriter(buffer: buffer)
+            json = nil
+            logfmt!.raw("ts=")
+            Self.withTimestamp(time) { logfmt!.unsafeRaw(bytes: $0) }
+            logfmt!.raw(" level=")
+            logfmt!.unsafeRaw(level)
+            logfmt!.raw(" msg=")
+        case .json:
+            logfmt = nil
+            json = JSONWriter(buffer: buffer)
+            json!.raw("{\"ts\":\"")
+            Self.withTimestamp(time) { json!.unsafeRaw(bytes: $0) }
+            json!.raw("\",")
+            json!.key("level")
+            json!.string(level)
+            json!.raw(",")
+            json!.key("msg")
         }
     }
 
-    /// Starts a line at the end of `writer`, which ``finishWriting()`` gives back, stamped with
-    /// `time`. `writeMessage` appends the message as a value of the format (quoted and escaped).
-    init(
-        format: LineLogHandler.Format, level: String, label: String, time: WallTime = .now(), appendingTo writer: consuming JSONWriter,
-        message writeMessage: (inout JSONWriter, LineLogHandler.Format) -> Void
-    ) {
-        line = writer
-        self.format = format
-        switch format {
-        case .logfmt:
-            line.raw("ts=")
-            LineLogHandler.writeTimestamp(time, into: &line)
-            line.raw(" level=")
-            line.unquoted(level)
-            line.raw(" msg=")
-            writeMessage(&line, format)
-        case .json:
-            line.raw("{\"ts\":\"")
-            LineLogHandler.writeTimestamp(time, into: &line)
-            line.raw("\",")
-            line.key("level")
-            line.string(level)
-            line.raw(",")
-            line.key("msg")
-            writeMessage(&line, format)
-            line.raw(",")
-            line.key("logger")
-            line.string(label)
+    private static func withTimestamp(_ time: WallTime, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LineLogHandler.timestampCount) { out in
+            LineLogHandler.writeTimestamp(time, into: out.baseAddress!)
+            body(UnsafeBufferPointer(out))
         }
+    }
+
+    /// The message, once, right after the start.
+    mutating func message(_ text: String) {
+        if logfmt != nil { logfmt!.value(text) } else { json!.string(text) }
+        endMessage()
+    }
+
+    /// ``message(_:)`` for a message given as UTF-8 bytes.
+    mutating func message(utf8 text: UnsafeBufferPointer<UInt8>) {
+        if logfmt != nil { logfmt!.value(utf8: text) } else { json!.string(utf8: text) }
+        endMessage()
+    }
+
+    /// JSON names the logger after the message.
+    private mutating func endMessage() {
+        guard json != nil else { return }
+        json!.raw(",")
+        json!.key("logger")
+        json!.string(label)
     }
 
     /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
     mutating func field(_ key: StaticString, _ value: String) {
         startField(key)
-        writeText(value)
+        if logfmt != nil { logfmt!.value(value) } else { json!.string(value) }
     }
 
     /// ``field(_:_:)`` for a value given as UTF-8 bytes.
     mutating func field(_ key: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
         startField(key)
-        switch format {
-        case .logfmt: LineLogHandler.appendLogfmtValue(utf8: value, to: &line)
-        case .json: line.string(utf8: value)
-        }
+        if logfmt != nil { logfmt!.value(utf8: value) } else { json!.string(utf8: value) }
     }
 
     /// ``field(_:_:)`` for a key known only at run time (metadata).
     mutating func field(named key: String, _ value: String) {
-        switch format {
-        case .logfmt:
-            line.raw(" ")
-            line.unquoted(key)
-            line.raw("=")
-        case .json:
-            line.raw(",")
-            line.key(key)
+        if logfmt != nil {
+            logfmt!.raw(" ")
+            logfmt!.unsafeRaw(key)
+            logfmt!.raw("=")
+            logfmt!.value(value)
+        } else {
+            json!.raw(",")
+            json!.key(key)
+            json!.string(value)
         }
-        writeText(value)
     }
 
     /// Adds a field whose value is a decimal integer, written without making a string.
     mutating func field(_ key: StaticString, _ value: Int) {
         startField(key)
-        if format == .json { line.raw("\"") }
-        line.number(value)
-        if format == .json { line.raw("\"") }
+        if logfmt != nil {
+            logfmt!.number(value)
+        } else {
+            json!.raw("\"")
+            json!.number(value)
+            json!.raw("\"")
+        }
     }
 
     /// Adds a field whose value is already plain text bytes (digits, a decimal point), unquoted.
     mutating func field(_ key: StaticString, plain value: UnsafeBufferPointer<UInt8>) {
         startField(key)
-        if format == .json { line.raw("\"") }
-        line.unquoted(bytes: value)
-        if format == .json { line.raw("\"") }
+        if logfmt != nil {
+            logfmt!.unsafeRaw(bytes: value)
+        } else {
+            json!.raw("\"")
+            json!.unsafeRaw(bytes: value)
+            json!.raw("\"")
+        }
     }
 
     /// What comes before a field's value: ` key=` (logfmt) or `,"key":` (JSON).
     private mutating func startField(_ key: StaticString) {
-        switch format {
-        case .logfmt:
-            line.raw(" ")
-            line.raw(key)
-            line.raw("=")
-        case .json:
-            line.raw(",")
-            line.key(key)
-        }
-    }
-
-    /// A text value as the format writes it: logfmt quoted when it needs to be, a JSON string.
-    private mutating func writeText(_ value: String) {
-        switch format {
-        case .logfmt: LineLogHandler.appendLogfmtValue(value, to: &line)
-        case .json: line.string(value)
+        if logfmt != nil {
+            logfmt!.raw(" ")
+            logfmt!.raw(key)
+            logfmt!.raw("=")
+        } else {
+            json!.raw(",")
+            json!.key(key)
         }
     }
 
     /// The line, with its ending.
     consuming func finish() -> [UInt8] {
-        var writer = finishWriting()
-        return writer.takeBytes()
+        var buffer = finishWriting()
+        return buffer.takeBytes()
     }
 
-    /// Ends the line and gives back the writer it was written into.
-    consuming func finishWriting() -> JSONWriter {
-        if format == .json { line.raw("}") }
-        line.raw("\n")
-        return line
+    /// Ends the line and gives back the buffer it was written into.
+    consuming func finishWriting() -> ByteBuffer {
+        if json != nil {
+            json!.raw("}\n")
+            return json!.takeBuffer()
+        }
+        logfmt!.raw("\n")
+        return logfmt!.takeBuffer()
     }
 }
 

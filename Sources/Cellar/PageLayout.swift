@@ -1,3 +1,4 @@
+import ByteWriters
 import FoundationEssentials
 import TableKit
 

@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -66,31 +67,16 @@ struct PageLinks: Sendable {
         switch anchor {
         case .offset(let offset):
             count += Self.write("offset=", at: out + count)
-            count += HTMLWriter.writeDecimal(offset, into: out + count)
+            count += DecimalDigits.write(offset, into: out + count)
         case .cursor(let cursor):
             count += Self.write("cursor=", at: out + count)
-            for byte in cursor.utf8 { count += Self.writeQueryByte(byte, at: out + count) }
+            var cursor = cursor
+            count += cursor.withUTF8 { PercentEncoding.writeSegment($0, into: out + count) }
         }
         count += Self.write("&limit=", at: out + count)
-        count += HTMLWriter.writeDecimal(page.limit, into: out + count)
+        count += DecimalDigits.write(page.limit, into: out + count)
         if fragment { count += Self.write("&fragment=rows", at: out + count) }
         return count
-    }
-
-    /// Writes a byte of a query value: unreserved bytes as they are, any other percent-encoded.
-    private static func writeQueryByte(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            out.pointee = byte
-            return 1
-        default:
-            let hex: StaticString = "0123456789ABCDEF"
-            out[0] = UInt8(ascii: "%")
-            out[1] = hex.utf8Start[Int(byte >> 4)]
-            out[2] = hex.utf8Start[Int(byte & 0x0F)]
-            return 3
-        }
     }
 
     private static func write(_ literal: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {

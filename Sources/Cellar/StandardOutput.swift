@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -56,7 +57,7 @@ final class StandardOutput: @unchecked Sendable {
     /// reused from batch to batch.
     private var formatting: [Deferred] = []
     /// Bytes to write. A writer, so that a line can be formatted straight into it.
-    private var pending = JSONWriter()
+    private var pending = ByteBuffer()
 
     init(fileDescriptor: Int32, flushInterval: Duration = defaultFlushInterval) {
         self.fileDescriptor = fileDescriptor

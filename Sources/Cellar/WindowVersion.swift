@@ -29,7 +29,7 @@ struct WindowVersion: Sendable {
         let controller = try responder.makeController(
             ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
         var headers = HTTPHeaders()
-        let (layout, page, links) = try responder.window(
+        let (layout, page, _) = try responder.window(
             of: controller, pageRequest, request, route: route, json: format == .json, headers: &headers)
         let rendering = RowRendering(route: route, registry: responder.app.registry, controller: controller, layout: layout)
         var version = WindowVersion()
@@ -43,11 +43,9 @@ struct WindowVersion: Sendable {
                 var items: [(id: String, content: UInt64)] = []
                 items.reserveCapacity(slice.rows.count)
                 for row in slice.rows {
-                    let identifier = controller.identifier(forRowAt: IndexPath(row: row, section: slice.section))
-                    let flatIndex = slice.sectionStart + row
-                    let bytes =
-                        format == .json
-                        ? try rendering.json(ofRowAt: flatIndex, page: page, links: links) : try rendering.html(ofRowAt: flatIndex)
+                    let indexPath = IndexPath(row: row, section: slice.section)
+                    let identifier = controller.identifier(forRowAt: indexPath)
+                    let bytes = format == .json ? try rendering.json(ofRowAt: indexPath) : try rendering.html(ofRowAt: indexPath)
                     items.append((identifier, Self.digest(bytes)))
                     version.rows[identifier] = bytes
                 }

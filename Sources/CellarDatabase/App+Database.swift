@@ -1,3 +1,4 @@
+import ByteWriters
 import Cellar
 import FoundationEssentials
 import MicroHTTP
@@ -158,7 +159,7 @@ extension App {
 
     /// `/-/x/` and the name's UTF-8 in hex: a path no name can take otherwise.
     static func hexPath(for name: String) -> String {
-        "/-/x/" + name.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "/-/x/" + HexDigits.string(of: name.utf8)
     }
 
     /// The index's line for a list: its row count (up to the count limit) and its kind.

@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// Counts of rows already made, by query and bound values, for the database version they were

@@ -238,25 +238,22 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         page.count == 1 && context.rowIdentifier == identifier ? IndexPath(row: 0, section: 0) : nil
     }
 
-    /// The cell a row gets: the configured rule's, or ``DatabaseRowCell``.
-    func cellIdentifier(row: Int) -> String {
-        guard let rules = list.cellRules else { return DatabaseRowCell.reuseIdentifier }
-        return list.cellIdentifier(forValue: page.rows.string(row: row, column: rules.column))
-    }
+    /// ``DatabaseRowCell``'s identifier, spelled once: a class's name is a locked lookup.
+    private static let rowCellIdentifier = DatabaseRowCell.reuseIdentifier
 
+    /// The configured rule's cell, or ``DatabaseRowCell``. Without rules, every row's: dequeued
+    /// by its class, with no name looked up per row.
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         let row = DatabaseRow(page: page, row: flatRow(indexPath))
         if let cells = list.cells { return cells(row, indexPath) }
-        let identifier = cellIdentifier(row: row.row)
-        if identifier == DatabaseRowCell.reuseIdentifier {
+        guard let rules = list.cellRules else {
+            return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
+        }
+        let identifier = list.cellIdentifier(forValue: page.rows.string(row: row.row, column: rules.column))
+        if identifier == Self.rowCellIdentifier {
             return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
         }
         return DataCellProvider(prototype: identifier, for: indexPath, data: row)
-    }
-
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? {
-        // An app's own provider is asked, by the list, for the cell it makes.
-        list.cells == nil ? cellIdentifier(row: flatRow(indexPath)) : nil
     }
 
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
@@ -280,14 +277,14 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         json.raw("{")
         for column in list.columns.indices {
             if column > 0 { json.raw(",") }
-            list.jsonKeys[column].withUnsafeBufferPointer { json.unquoted(bytes: $0) }
+            list.jsonKeys[column].withUnsafeBufferPointer { json.unsafeRaw(bytes: $0) }
             switch rows.value(row: row, column: column) {
             case .null: json.null()
             case .integer(let integer): json.number(Int(integer))
             case .real(let real):
                 let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { buffer -> Bool in
                     guard let count = DecimalText.write(real, into: buffer.baseAddress!) else { return false }
-                    json.unquoted(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                    json.unsafeRaw(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
                     return true
                 }
                 if !written { json.number(real) }

@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// Reals written as short decimals without the general shortest-digits algorithm, for the values
@@ -27,15 +28,11 @@ enum DecimalText {
                 out[0] = UInt8(ascii: "-")
                 count = 1
             }
-            count += HTMLWriter.writeDecimal(magnitude / scale, into: out + count)
+            count += DecimalDigits.write(magnitude / scale, into: out + count)
             out[count] = UInt8(ascii: ".")
             count += 1
             // The fraction's digits, zeros in front included (`0.05`).
-            var fraction = magnitude % scale
-            for index in stride(from: places - 1, through: 0, by: -1) {
-                out[count + index] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
-                fraction /= 10
-            }
+            DecimalDigits.write(UInt64(magnitude % scale), width: places, into: out + count)
             return count + places
         }
         return nil

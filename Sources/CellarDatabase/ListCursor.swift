@@ -1,3 +1,4 @@
+import ByteWriters
 import FoundationEssentials
 
 /// Where a keyset page ends: the values of the last row's sort columns (its key last), the row's
@@ -24,8 +25,7 @@ struct ListCursor: Equatable {
             case .integer(let integer): text += "i\(integer)"
             case .real(let real): text += "r" + String(real.bitPattern, radix: 16)
             case .text(let string): text += "t" + Self.escape(string)
-            case .blob(let bytes):
-                text += "b" + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            case .blob(let bytes): text += "b" + HexDigits.string(of: bytes)
             }
         }
         return Data(text.utf8).base64EncodedString()

@@ -1,3 +1,4 @@
+import ByteWriters
 import Cellar
 import MicroHTTP
 import TableKit

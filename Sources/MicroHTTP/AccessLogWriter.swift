@@ -1,3 +1,4 @@
+import ByteWriters
 import Logging
 
 /// Writes the access log: one line per finished request, from its ``RequestSummary``.
@@ -46,11 +47,7 @@ extension RequestSummary {
                 bytes[end] = UInt8(ascii: " ")
                 end += 1
                 // The status code (any Int: a handler may set one outside 100…999).
-                if code < 0 {
-                    bytes[end] = UInt8(ascii: "-")
-                    end += 1
-                }
-                return Self.writeDecimal(UInt64(code.magnitude), into: bytes, at: end)
+                return end + DecimalDigits.write(code, into: bytes.baseAddress! + end)
             }
         }
     }
@@ -94,7 +91,7 @@ extension RequestSummary {
         let seconds = min(max(0, components.seconds), Self.maximumLoggedSeconds)
         let microseconds = seconds * 1_000_000 + max(0, components.attoseconds) / 1_000_000_000_000
         var fraction = microseconds % 1000
-        let digits = Self.writeDecimal(UInt64(microseconds / 1000), into: buffer, at: 0)
+        let digits = DecimalDigits.write(UInt64(microseconds / 1000), into: buffer.baseAddress!)
         guard fraction > 0 else { return digits }
         var decimals = 3
         while fraction % 10 == 0 {
@@ -102,27 +99,8 @@ extension RequestSummary {
             decimals -= 1
         }
         buffer[digits] = UInt8(ascii: ".")
-        for place in stride(from: decimals, to: 0, by: -1) {
-            buffer[digits + place] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
-            fraction /= 10
-        }
+        DecimalDigits.write(UInt64(fraction), width: decimals, into: buffer.baseAddress! + digits + 1)
         return digits + 1 + decimals
-    }
-
-    /// Writes `value` in decimal at `buffer[start...]`; returns the index after its last digit.
-    static func writeDecimal(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        var count = 1
-        var probe = value / 10
-        while probe > 0 {
-            count += 1
-            probe /= 10
-        }
-        var rest = value
-        for position in stride(from: start + count - 1, through: start, by: -1) {
-            buffer[position] = UInt8(ascii: "0") &+ UInt8(rest % 10)
-            rest /= 10
-        }
-        return start + count
     }
 
     /// The `outcome` field: nil when the request completed (the field is then left out).

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The bytes of buffered response bodies a ``Server`` has handed to libmicrohttpd and that are not
-/// sent yet: counted from when a handler's `.bytes` response is queued until libmicrohttpd lets it
-/// go (its last byte sent, or its client gone).
+/// sent yet: counted from when a handler's `.bytes` or `.storage` response is queued until its
+/// request is finished (its last byte sent, or its client gone).
 ///
 /// A handler can choose between a buffer and a stream by it, to bound the memory responses hold
 /// at once. The server counts into the object of its configuration

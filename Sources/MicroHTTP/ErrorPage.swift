@@ -1,71 +1,43 @@
+import ByteWriters
+
 /// The default rendering of an ``HTTPError``: a small HTML page, or JSON when the client prefers it.
 ///
 /// HTML: `<!doctype html>`, the title "404 Not Found", the escaped message and the request id.
 /// JSON: `{"error":{"status":404,"message":"…","requestID":"…"}}`.
-/// Replace it with ``ServerConfiguration/errorRenderer`` to render styled pages.
+/// Written by ByteWriters' `HTMLWriter` and `JSONWriter`, so a message is escaped exactly as a
+/// list's text is (the forbidden code points as U+FFFD in HTML; U+2028, U+2029 and the
+/// bidirectional controls as `\u` escapes in JSON). Replace it with
+/// ``ServerConfiguration/errorRenderer`` to render styled pages.
 public enum ErrorPage {
     /// Renders `error` for `request`.
     @Sendable public static func render(_ error: HTTPError, for request: Request) -> Response {
-        if request.prefersJSON {
-            let json =
-                "{\"error\":{\"status\":\(error.status.code),\"message\":\(jsonString(error.message)),"
-                + "\"requestID\":\(jsonString(request.id))}}"
-            return .json(json, status: error.status)
-        }
-        let title = escapeHTML(error.status.description)
-        let html = """
+        if request.prefersJSON { return json(error, for: request) }
+        var html = HTMLWriter()
+        html.raw(
+            """
             <!doctype html>
             <html lang="en">
-            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>\(title)</title></head>
-            <body>
-            <h1>\(title)</h1>
-            <p>\(escapeHTML(error.message))</p>
-            <p><small>Request ID: <code>\(escapeHTML(request.id))</code></small></p>
-            </body>
-            </html>
-
-            """
-        return .html(html, status: error.status)
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>
+            """)
+        html.text(error.status.description)
+        html.raw("</title></head>\n<body>\n")
+        html.element("h1", text: error.status.description)
+        html.raw("\n")
+        html.element("p", text: error.message)
+        html.raw("\n<p><small>Request ID: <code>")
+        html.text(request.id)
+        html.raw("</code></small></p>\n</body>\n</html>\n")
+        return Response(status: error.status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .storage(html.takeStorage()))
     }
 
-    /// Escapes `& < > " '` for HTML text and attribute values.
-    public static func escapeHTML(_ text: String) -> String {
-        guard text.utf8.contains(where: { "&<>\"'".utf8.contains($0) }) else { return text }
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): result.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): result.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): result.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): result.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): result.append(contentsOf: "&#39;".utf8)
-            default: result.append(byte)
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-
-    /// A JSON string literal (with quotes) for `text`.
-    public static func jsonString(_ text: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var result: [UInt8] = [UInt8(ascii: "\"")]
-        result.reserveCapacity(text.utf8.count + 2)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): result.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): result.append(contentsOf: "\\\\".utf8)
-            case UInt8(ascii: "\n"): result.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\r"): result.append(contentsOf: "\\r".utf8)
-            case UInt8(ascii: "\t"): result.append(contentsOf: "\\t".utf8)
-            case UInt8(ascii: "<"): result.append(contentsOf: "\\u003c".utf8)
-            case 0..<0x20:
-                result.append(contentsOf: "\\u00".utf8)
-                result.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: result.append(byte)
-            }
-        }
-        result.append(UInt8(ascii: "\""))
-        return String(decoding: result, as: UTF8.self)
+    /// The JSON rendering of `error`, whatever the client prefers.
+    public static func json(_ error: HTTPError, for request: Request) -> Response {
+        var json = JSONWriter()
+        json.raw("{\"error\":{\"status\":")
+        json.number(error.status.code)
+        json.string(after: ",\"message\":", error.message)
+        json.string(after: ",\"requestID\":", request.id)
+        json.raw("}}")
+        return Response(status: error.status, headers: ["Content-Type": "application/json"], body: .storage(json.takeStorage()))
     }
 }

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A Server-Sent Events stream to one client, fed by the app from any thread.
 ///
 /// Return it as a response body (``Response/events(_:)``); the server sends it with

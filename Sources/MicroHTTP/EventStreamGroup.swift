@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A set of event streams that receive the same events: the watchers of one list, say.
 ///
 /// ``broadcast(_:)`` encodes an event once, queues it on every stream, and only then resumes the

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// The decoded items of a query string, in order, with repeated names kept.
 ///
 /// Parsing follows `application/x-www-form-urlencoded`: items are separated by `&`, a name
@@ -124,7 +126,7 @@ public struct QueryItems: Sendable, Sequence, ExpressibleByDictionaryLiteral, Eq
             case UInt8(ascii: "%"):
                 let first = bytes.index(after: index)
                 guard first < bytes.endIndex, bytes.index(after: first) < bytes.endIndex,
-                    let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
+                    let high = HexDigits.value(of: bytes[first]), let low = HexDigits.value(of: bytes[bytes.index(after: first)])
                 else {
                     throw HTTPError.badRequest("The query string contains a malformed percent-escape.")
                 }
@@ -152,30 +154,9 @@ public struct QueryItems: Sendable, Sequence, ExpressibleByDictionaryLiteral, Eq
         return String(validating: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     private static func encode(_ string: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(byte)
-            case UInt8(ascii: " "):
-                encoded.append(UInt8(ascii: "+"))
-            default:
-                encoded.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
+        // A form's encoding: a space is `+` (so `+` itself is encoded).
+        let encoded = PercentEncoding.encoded(string) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: " ") }
+        return encoded.contains(" ") ? encoded.replacing(" ", with: "+") : encoded
     }
 }

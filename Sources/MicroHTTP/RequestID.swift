@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,19 +23,6 @@ enum RequestID {
             HexDigits.write(UInt64(prefix), count: 8, into: bytes, at: 0)
             HexDigits.write(UInt64(value), count: 8, into: bytes, at: 8)
             return 16
-        }
-    }
-}
-
-/// Lower-case hex digits written into a buffer, for identifiers and validators made per request
-/// (request ids, entity tags) without formatting a string.
-public enum HexDigits {
-    /// Writes the low `count` hex digits of `value` (most significant first) at `offset`.
-    @inlinable public static func write(_ value: UInt64, count: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        // A look-up, not a branch per digit.
-        let digits: StaticString = "0123456789abcdef"
-        for index in 0..<count {
-            bytes[offset + index] = digits.utf8Start[Int(truncatingIfNeeded: (value >> UInt64(4 * (count - 1 - index))) & 0xF)]
         }
     }
 }

@@ -1,3 +1,5 @@
+import ByteWriters
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -66,7 +68,7 @@ public struct StaticFiles: Sendable {
             // (as the router stops on a malformed pattern) rather than silently never served.
             precondition((try? Self.resolve(path).joined(separator: "/")) == path, "The fallback path '\(path)' is not one a request can name.")
             files[path] = MemoryFile(
-                bytes: bytes, identity: nil, etag: Self.etag(hashing: bytes), lastModified: nil, modified: nil,
+                bytes: ByteStorage(copying: bytes), identity: nil, etag: Self.etag(hashing: bytes), lastModified: nil, modified: nil,
                 contentType: MIMEType.forPath(path), checked: ContinuousClock.now)
         }
         self.fallbacks = files
@@ -143,13 +145,14 @@ public struct StaticFiles: Sendable {
             return Response(status: .ok, headers: headers, body: .stream(FileProducer(descriptor: descriptor)))
         }
         defer { close(descriptor) }
-        guard let bytes = Self.readAll(descriptor, size: size) else { throw HTTPError.notFound() }
+        guard let read = Self.readAll(descriptor, size: size) else { throw HTTPError.notFound() }
+        let bytes = ByteStorage(copying: read)
         memory.keep(
             MemoryFile(
                 bytes: bytes, identity: FileIdentity(status), etag: etag, lastModified: lastModified, modified: modified,
                 contentType: contentType, checked: ContinuousClock.now),
             for: relativePath)
-        return Response(status: .ok, headers: headers, body: .bytes(bytes))
+        return Response(status: .ok, headers: headers, body: .storage(bytes))
     }
 
     /// The fallback for a path the root has nothing at, kept in memory like a file read from
@@ -169,7 +172,7 @@ public struct StaticFiles: Sendable {
         }
         return Response(
             status: .ok, headers: headers(etag: file.etag, lastModified: file.lastModified, contentType: file.contentType),
-            body: .bytes(file.bytes))
+            body: .storage(file.bytes))
     }
 
     /// A file's validators and `Cache-Control` (all a 304 carries), then its `Content-Type`.
@@ -205,18 +208,11 @@ public struct StaticFiles: Sendable {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
-        let digits = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - digits.count) + digits + "\""
+        return EntityTag.quoted(hash)
     }
 
     private static func isNotModified(request: Request, etag: String, modified: Int?) -> Bool {
-        if let ifNoneMatch = request.headers["If-None-Match"] {
-            let strip: (Substring) -> Substring = { tag in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
-            return ifNoneMatch.split(separator: ",").contains { candidate in
-                let tag = candidate.trimmingSpaces()
-                return tag == "*" || strip(tag) == Substring(etag)
-            }
-        }
+        if let ifNoneMatch = request.headers["If-None-Match"] { return EntityTag.ifNoneMatch(ifNoneMatch, names: etag) }
         if let modified, let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
             return modified <= since
         }
@@ -269,7 +265,8 @@ struct FileIdentity: Equatable {
 
 /// A file read into memory, or a fallback, with what its responses need.
 struct MemoryFile {
-    let bytes: [UInt8]
+    /// Sent from where they are by every response for the file, without a copy.
+    let bytes: ByteStorage
     /// Which file it was read from; nil for a fallback, served while the path names nothing.
     let identity: FileIdentity?
     let etag: String

@@ -1,3 +1,5 @@
+import ByteWriters
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -24,8 +24,6 @@ public final class EngineerCell: ItemCell<Person> {
 /// `Public/prototypes/SubtitleCell.html` — the example of shaps80's cell providers, outside any controller.
 public struct PeopleCellProvider: DataCellProviding, Sendable {
     public let people: [Person]
-    // Looked up once: a cell class's `reuseIdentifier` is a locked cache lookup.
-    private let engineerIdentifier = EngineerCell.reuseIdentifier
 
     public init(people: [Person]) { self.people = people }
 
@@ -35,11 +33,5 @@ public struct PeopleCellProvider: DataCellProviding, Sendable {
             return DataCellProvider(for: indexPath, registerCell: false) { (cell: EngineerCell) in cell.item = person }
         }
         return DataCellProvider(prototype: "SubtitleCell", for: indexPath, data: person)
-    }
-
-    /// The reuse identifier of the cell `cellProvider(forRowAt:)` picks, without making the
-    /// provider: the JSON twin names each row's cell.
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String {
-        people[indexPath.row].role == .engineer ? engineerIdentifier : "SubtitleCell"
     }
 }

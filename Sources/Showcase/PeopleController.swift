@@ -33,7 +33,6 @@ public struct PeopleController: TableController, JSONItemWriting {
         }
         return true
     }
-    public func cellIdentifier(forRowAt indexPath: IndexPath) -> String? { cells.cellIdentifier(forRowAt: indexPath) }
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { people[indexPath.row].detail }
 
     public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A type that names its cells for the reuse registry.
 ///
 /// The default identifier is the type's own name, as with `CellIdentifiable` in the iOS seeds and

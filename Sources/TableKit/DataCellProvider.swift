@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// How one row gets its cell: an identifier, an index path, whether to register on first use,
 /// and a typed configuration. A value made per row, used once and thrown away.
 ///
@@ -11,11 +13,15 @@
 /// ```
 public struct DataCellProvider {
     /// The identifier the cell is dequeued by.
-    public var reuseIdentifier: String { explicitIdentifier ?? configuration.cellClass?.reuseIdentifier ?? "" }
+    @inlinable public var reuseIdentifier: String { explicitIdentifier ?? configuration.cellClass?.reuseIdentifier ?? "" }
     /// The class of a class cell (nil for prototypes and `CellData` rows).
-    public var cellClass: TableViewCell.Type? { configuration.cellClass }
+    @inlinable public var cellClass: TableViewCell.Type? { configuration.cellClass }
     /// Whether the cell is dequeued under its class's own name (no identifier was given).
-    public var isDequeuedByClass: Bool { explicitIdentifier == nil }
+    @inlinable public var isDequeuedByClass: Bool { explicitIdentifier == nil }
+    /// Whether the cell is dequeued under `identifier`, given to the provider (a prototype, a
+    /// ``CellData`` row, or a class cell under another name than its own); compared in place,
+    /// without copying the identifier out.
+    @inlinable public func isDequeued(byIdentifier identifier: String) -> Bool { explicitIdentifier == identifier }
     /// The identifier given when it is not the class's own name (which is looked up without spelling it).
     @usableFromInline let explicitIdentifier: String?
     /// The row this provider is for.

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A cell that shows one model object per row: the row's item is set by configuration and lent
 /// to ``render(_:into:)`` for the time of the render.
 ///

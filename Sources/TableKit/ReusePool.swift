@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 /// Recycled cell instances, as UITableView keeps them: one pool per render in flight.

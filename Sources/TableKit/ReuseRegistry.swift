@@ -1,3 +1,4 @@
+import ByteWriters
 import FoundationEssentials
 
 /// What each reuse identifier makes: the registrations of a server, shared by every render.

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// Where selecting a row leads: the row's detail, at `base/identifier`.
 ///
 /// The server's answer to `didSelectRowAt`: each row links to its detail route. The parts are kept
@@ -46,5 +48,23 @@ extension HTMLWriter {
             raw("\"")
         }
         raw(">")
+    }
+}
+
+extension HTMLWriter {
+    /// Writes `selection`'s link by copying what the table wrote for this row, when the selection
+    /// is the row's own; returns false (having written nothing) otherwise.
+    @inline(__always) mutating func copyRowLink(of selection: RowSelection) -> Bool {
+        copyRowLink(base: StringBits(selection.base), identifier: StringBits(selection.identifier))
+    }
+
+    /// ``copyRowLink(of:)`` for a selection read where it is stored, without copying it (or
+    /// retaining its strings) first.
+    @inline(__always) mutating func copyRowLink(at selection: UnsafePointer<RowSelection>) -> Bool {
+        guard rowLink != nil else { return false }
+        let raw = UnsafeRawPointer(selection)
+        let identifier = raw + MemoryLayout<RowSelection>.offset(of: \.identifier).unsafelyUnwrapped
+        let base = raw + MemoryLayout<RowSelection>.offset(of: \.base).unsafelyUnwrapped
+        return copyRowLink(base: StringBits(at: base), identifier: StringBits(at: identifier))
     }
 }

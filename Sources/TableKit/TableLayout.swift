@@ -1,6 +1,6 @@
 /// Where each section's rows fall when the list is counted as one run of rows, and which parts
-/// of which sections a window of that run covers. Paging, the HTML renderer and the JSON writer
-/// all walk a window through it, so they agree on what a page holds.
+/// of which sections a window of that run covers. Paging and the ``TableWalk`` (which writes a
+/// page's HTML and its JSON) read a window through it, so they agree on what a page holds.
 public struct TableLayout: Sendable {
     /// The first flat row index of each section, plus the total at the end.
     public let sectionStarts: [Int]
@@ -43,7 +43,8 @@ public struct TableLayout: Sendable {
         return slices
     }
 
-    func slice(_ section: Int, in window: Range<Int>) -> Slice? {
+    /// The part of `section` the window covers, or nil when it covers none of it.
+    @usableFromInline func slice(_ section: Int, in window: Range<Int>) -> Slice? {
         let start = sectionStarts[section]
         let end = sectionStarts[section + 1]
         if start == end {

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A cell: one row's HTML, rendered by an instance that is recycled across rows and requests.
 ///
 /// Subclass it, keep the row's data in stored properties, reset them in ``prepareForReuse()``

@@ -19,7 +19,7 @@ struct DatabaseConfigurationTests {
     static func body(_ app: App, _ target: String) throws -> (status: HTTPStatus, text: String) {
         try app.validate()
         let response = try app.makeRouter().respond(to: Request(target: target))
-        guard case .bytes(let bytes) = response.body else { return (response.status, "") }
+        guard let bytes = response.body.bufferedBytes else { return (response.status, "") }
         return (response.status, String(decoding: bytes, as: UTF8.self))
     }
 

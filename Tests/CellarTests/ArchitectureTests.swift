@@ -21,21 +21,25 @@ struct ArchitectureTests {
     static let libc: Set<String> = ["Glibc", "Musl", "Darwin"]
 
     static let rules: [Rule] = [
+        // Bytes: the buffer, the HTML, JSON and logfmt writers, digits, the hash, the lock. Below every
+        // other module, it imports none of them; the only importer of CByteScan.
+        Rule(target: "ByteWriters", folder: "Sources/ByteWriters", mayImport: libc.union(["CByteScan", "Synchronization"])),
         // HTTP over libmicrohttpd; knows nothing of tables or cells. The only importer of CMicroHTTPD.
-        Rule(target: "MicroHTTP", folder: "Sources/MicroHTTP", mayImport: libc.union(["CMicroHTTPD", "Logging", "Synchronization"])),
-        // Cells, reuse, providers, controllers, HTMLWriter; knows nothing of HTTP.
-        Rule(target: "TableKit", folder: "Sources/TableKit", mayImport: libc.union(["CByteScan", "Synchronization", "FoundationEssentials"])),
+        Rule(
+            target: "MicroHTTP", folder: "Sources/MicroHTTP", mayImport: libc.union(["ByteWriters", "CMicroHTTPD", "Logging", "Synchronization"])),
+        // Cells, reuse, providers, controllers; knows nothing of HTTP.
+        Rule(target: "TableKit", folder: "Sources/TableKit", mayImport: libc.union(["ByteWriters", "Synchronization", "FoundationEssentials"])),
         // The glue: lists on routes, formats, paging, streaming, logs, metrics, the command line.
         Rule(
             target: "Cellar", folder: "Sources/Cellar",
             mayImport: libc.union([
-                "TableKit", "MicroHTTP", "CByteScan", "Logging", "ArgumentParser", "Metrics", "CoreMetrics", "Prometheus", "Synchronization",
+                "ByteWriters", "TableKit", "MicroHTTP", "Logging", "ArgumentParser", "Metrics", "CoreMetrics", "Prometheus", "Synchronization",
                 "FoundationEssentials",
             ])),
         // SQLite, read-only: connections, the pool, the schema. The only importer of CSQLite; knows no HTTP.
         Rule(
             target: "CellarDatabase", folder: "Sources/CellarDatabase",
-            mayImport: libc.union(["CSQLite", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials"])),
+            mayImport: libc.union(["CSQLite", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials"])),
         // An app: Cellar's and TableKit's public API only.
         Rule(
             target: "Showcase", folder: "Sources/Showcase",
@@ -49,6 +53,7 @@ struct ArchitectureTests {
         // The example app, a package of its own: an app's imports.
         Rule(target: nil, folder: "Examples/Bookshelf/Sources/Bookshelf", mayImport: ["Cellar", "TableKit", "FoundationEssentials"]),
         // Each module's tests: their module, never a layer they do not test.
+        Rule(target: "ByteWritersTests", folder: "Tests/ByteWritersTests", mayImport: libc.union(["ByteWriters", "Testing", "Foundation"])),
         Rule(
             target: "TableKitTests", folder: "Tests/TableKitTests",
             mayImport: libc.union(["TableKit", "Testing", "Foundation", "Synchronization"])),
@@ -66,7 +71,8 @@ struct ArchitectureTests {
     /// they bring): importing one of these needs a declared dependency. The toolchain's modules
     /// (Foundation, Synchronization, Testing, the C library) do not.
     static let packageModules: [String: String] = [
-        "CMicroHTTPD": "CMicroHTTPD", "CByteScan": "CByteScan", "MicroHTTP": "MicroHTTP", "TableKit": "TableKit", "Cellar": "Cellar",
+        "CMicroHTTPD": "CMicroHTTPD", "CByteScan": "CByteScan", "ByteWriters": "ByteWriters", "MicroHTTP": "MicroHTTP", "TableKit": "TableKit",
+        "Cellar": "Cellar",
         "CSQLite": "CSQLite", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
         "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
         "Yams": "Yams",
@@ -162,6 +168,17 @@ struct ArchitectureTests {
         }
     }
 
+    /// ByteWriters is below every other module: it imports none of them, and it alone imports CByteScan.
+    @Test func byteWritersIsAtTheBottom() {
+        let ours = Set(Self.packageModules.keys).subtracting(["CByteScan"])
+        for rule in Self.rules where rule.target == "ByteWriters" {
+            #expect(rule.mayImport.isDisjoint(with: ours))
+        }
+        for rule in Self.rules where rule.target != "ByteWriters" {
+            #expect(!rule.mayImport.contains("CByteScan"), "\(rule.folder)")
+        }
+    }
+
     @Test func onlyCellarDatabaseImportsCSQLite() {
         for rule in Self.rules where rule.target != "CellarDatabase" {
             #expect(!rule.mayImport.contains("CSQLite"), "\(rule.folder)")
@@ -207,7 +224,7 @@ struct ArchitectureTests {
 
     @Test func packageDependenciesAgreeWithTheImports() throws {
         let declared = try Self.declaredDependencies()
-        #expect(declared["TableKit"] == ["CByteScan"])
+        #expect(declared["TableKit"] == ["ByteWriters"])
         for rule in Self.rules {
             guard let target = rule.target, !target.hasSuffix("Tests") else { continue }
             guard let dependencies = declared[target] else {
@@ -239,7 +256,7 @@ struct ArchitectureTests {
         let rule = try #require(Self.rules.first { $0.target == "TableKit" })
         let source = """
             // import MicroHTTP (a comment)
-            import CByteScan
+            import ByteWriters
             #if canImport(Glibc)
                 import Glibc
             #endif
@@ -253,7 +270,7 @@ struct ArchitectureTests {
         #expect(
             problems == [
                 "Sources/TableKit/Example.swift:9: @_exported import Synchronization: no module re-exports another",
-                "Sources/TableKit/Example.swift:10: import MicroHTTP: TableKit may import only CByteScan, Darwin, FoundationEssentials, Glibc, Musl, Synchronization",
+                "Sources/TableKit/Example.swift:10: import MicroHTTP: TableKit may import only ByteWriters, Darwin, FoundationEssentials, Glibc, Musl, Synchronization",
             ])
     }
 }

@@ -376,7 +376,7 @@ struct PrototypeLinesController: TableController {
         var generator = SystemRandomNumberGenerator()
         let samples: [UInt64] = [0, 1, 0xF, 0x10, 0xABC, 0x0123_4567_89AB_CDEF, .max, 1 << 63] + (0..<10_000).map { _ in generator.next() }
         for hash in samples {
-            #expect(ETag.quotedHex(hash) == String(format: "\"%016llx\"", hash))
+            #expect(EntityTag.quoted(hash) == String(format: "\"%016llx\"", hash))
         }
     }
 

@@ -74,7 +74,7 @@ import Testing
         let app = App(publicDirectory: Repository.publicDirectory)
         try Showcase.install(in: app, peopleCount: 30, listbenchCount: 30, bigCount: 10)
         let response = try app.makeRouter().respond(to: try .init(target: "/listbench.json?limit=30"))
-        guard case .bytes(let bytes) = response.body else {
+        guard let bytes = response.body.bufferedBytes else {
             Issue.record("expected a buffered body")
             return
         }

@@ -6,6 +6,8 @@
 # (a database list's ListCursor read from a URL).
 # Each is one harness in Harnesses/ compiled together with the module sources it needs, with
 # `swiftc -sanitize=fuzzer,address` (libFuzzer ships with the Swift toolchain: nothing to install).
+# ByteWriters, which those sources import, is built first as a module and library of its own
+# (.build-fuzz/ByteWriters/); html_writer compiles its sources into the target instead.
 # The seed corpus in corpus/<target>/ is read, never written; new inputs go to
 # .build-fuzz/corpus/<target>/; crashes go to Tests/artifacts/fuzz/ and fail the run.
 # AddressSanitizer and LeakSanitizer are on (ASAN_OPTIONS=detect_leaks=1 unless set); Swift's own
@@ -24,11 +26,12 @@ mkdir -p "$out" "$artifacts"
 micro=Sources/MicroHTTP
 query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPStatus.swift" "$micro/HTTPHeaders.swift" "$micro/HTTPMethod.swift")
 # StaticFiles.swift also serves responses, so it brings Request/Response and their helpers;
-# none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ except Locked are left out).
+# none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ are left out).
 static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
-    "$micro/RequestID.swift" "$micro/Internal/Locked.swift")
+    "$micro/RequestID.swift" "$micro/EntityTag.swift")
 tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
+byte_sources=(Sources/ByteWriters/*.swift)
 
 database_sources=(Sources/CellarDatabase/ListCursor.swift Sources/CellarDatabase/SQLite/DatabaseValue.swift)
 
@@ -40,10 +43,30 @@ sources_for() {
         query) echo "$here/Harnesses/FuzzQuery.swift" "${query_sources[@]}" ;;
         static_path) echo "$here/Harnesses/FuzzStaticPath.swift" "${static_sources[@]}" ;;
         prototype_template) echo "$here/Harnesses/FuzzPrototypeTemplate.swift" "${tablekit_sources[@]}" ;;
-        html_writer) echo "$here/Harnesses/FuzzHTMLWriter.swift" "${tablekit_sources[@]}" ;;
+        html_writer) echo "$here/Harnesses/FuzzHTMLWriter.swift" "${byte_sources[@]}" ;;
         cursor) echo "$here/Harnesses/FuzzCursor.swift" "${database_sources[@]}" ;;
         *) echo "unknown fuzz target: $1" >&2; return 1 ;;
     esac
+}
+
+# ByteWriters as a module and a static library, for the targets whose sources import it.
+bytes=$out/ByteWriters
+build_byte_writers() {
+    mkdir -p "$bytes"
+    local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings -package-name cellar
+        -I Sources/CByteScan/include -module-name ByteWriters -emit-module -emit-module-path "$bytes/ByteWriters.swiftmodule"
+        -emit-library -static -o "$bytes/libByteWriters.a" "${byte_sources[@]}")
+    if [ -f "$bytes/libByteWriters.a" ] && [ "$(cat "$bytes/command" 2>/dev/null)" = "${command[*]}" ] \
+        && [ -z "$(find "${byte_sources[@]}" Sources/CByteScan/include "$here/run.sh" -newer "$bytes/libByteWriters.a" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "== building ByteWriters"
+    rm -f "$bytes/libByteWriters.a"
+    if ! "${command[@]}" 2>"$bytes/err"; then
+        grep -v "Cannot export local symbol" "$bytes/err" | head -40 >&2
+        return 1
+    fi
+    echo "${command[*]}" >"$bytes/command"
 }
 
 build() {
@@ -51,12 +74,12 @@ build() {
     local -a files
     read -r -a files <<<"$(sources_for "$target") $here/Harnesses/Support.swift"
     # `-package-name`: the sources use `package` access (shared between the package's modules).
-    # `-I`: TableKit imports CByteScan, a header-only C module of inline vector tests.
+    # `-I`: ByteWriters imports CByteScan, a header-only C module of inline vector tests.
     local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings -package-name cellar
-        -I Sources/CByteScan/include -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
+        -I Sources/CByteScan/include -I "$bytes" -L "$bytes" -lByteWriters -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
     # Rebuild only when a source, the script or the command changed.
     if [ -x "$binary" ] && [ "$(cat "$binary.cmd" 2>/dev/null)" = "${command[*]}" ] \
-        && [ -z "$(find "${files[@]}" Sources/CByteScan/include "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then
+        && [ -z "$(find "${files[@]}" "$bytes/libByteWriters.a" Sources/CByteScan/include "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then
         echo "== $target: up to date ($binary)"
         return 0
     fi
@@ -85,6 +108,7 @@ build() {
 }
 
 failures=()
+build_byte_writers || failures+=("ByteWriters (build)")
 for target in "${targets[@]}"; do
     build "$target" || failures+=("$target (build)")
 done

@@ -36,23 +36,6 @@ import Testing
         #expect(summary.accessLogMessage == expected)
     }
 
-    @Test func hexDigitsAreTheLowDigitsMostSignificantFirst() {
-        var generator = SystemRandomNumberGenerator()
-        for value in [0, 1, 0xF, 0x10, .max, 0x0123_4567_89AB_CDEF] + (0..<1_000).map({ _ in generator.next() as UInt64 }) {
-            for count in 1...16 {
-                let written = String(unsafeUninitializedCapacity: count + 2) { bytes in
-                    bytes[0] = UInt8(ascii: "<")
-                    HexDigits.write(value, count: count, into: bytes, at: 1)
-                    bytes[count + 1] = UInt8(ascii: ">")
-                    return count + 2
-                }
-                let low = count == 16 ? value : value & ((1 << UInt64(4 * count)) - 1)
-                let digits = String(low, radix: 16)
-                #expect(written == "<" + String(repeating: "0", count: count - digits.count) + digits + ">")
-            }
-        }
-    }
-
     @Test func requestIDsAreSixteenHexDigitsWithOneProcessPrefix() {
         let ids = (0..<1000).map { _ in RequestID.next() }
         for id in ids {

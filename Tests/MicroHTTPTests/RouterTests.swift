@@ -20,7 +20,7 @@ import Testing
     }
 
     func text(_ response: Response) -> String {
-        if case .bytes(let bytes) = response.body { return String(decoding: bytes, as: UTF8.self) }
+        if let bytes = response.body.bufferedBytes { return String(decoding: bytes, as: UTF8.self) }
         return ""
     }
 

@@ -20,6 +20,7 @@ struct Boom: Error, CustomStringConvertible {
         router.post("/echo") { request in Response(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: .bytes(request.body)) }
         router.get("/throws") { _ in throw Boom() }
         router.get("/teapot") { _ in throw HTTPError(418, "short & <stout>") }
+        router.get("/hostile-error") { _ in throw HTTPError(400, "a\u{2028}b\u{202E}c\u{1}d\u{85}'\"<") }
         router.get("/inject") { _ in Response(status: .ok, headers: ["X-Note": "a\r\nSet-Cookie: evil=1"], body: .bytes(Array("ok".utf8))) }
         router.get("/csp") { _ in Response(status: .ok, headers: ["Content-Security-Policy": "default-src 'none'"], body: .empty) }
         return router
@@ -190,7 +191,21 @@ struct Boom: Error, CustomStringConvertible {
             let json = try fetch(server, "/teapot", headers: [("Accept", "application/json")])
             #expect(json.headers["Content-Type"] == "application/json")
             let id = try #require(json.headers["X-Request-ID"])
-            #expect(json.text == "{\"error\":{\"status\":418,\"message\":\"short & \\u003cstout>\",\"requestID\":\"\(id)\"}}")
+            #expect(json.text == "{\"error\":{\"status\":418,\"message\":\"short \\u0026 \\u003cstout\\u003e\",\"requestID\":\"\(id)\"}}")
+        }
+    }
+
+    /// The error page escapes as a list does (both are ByteWriters' writers): in HTML, the five
+    /// characters as entities and the code points HTML forbids (a C0 and a C1 control) as U+FFFD,
+    /// line and bidirectional characters as they are; in JSON, U+2028 and the bidirectional
+    /// controls as `\u` escapes too.
+    @Test func httpErrorPagesEscapeAsListsDo() throws {
+        try withServer(Self.router()) { server in
+            let html = try fetch(server, "/hostile-error")
+            #expect(html.status == 400)
+            #expect(html.text.contains("<p>a\u{2028}b\u{202E}c\u{FFFD}d\u{FFFD}&#39;&quot;&lt;</p>"), "\(html.text)")
+            let json = try fetch(server, "/hostile-error", headers: [("Accept", "application/json")])
+            #expect(json.text.contains(#""message":"a\u2028b\u202ec\u0001d\#u{85}\u0027\"\u003c""#), "\(json.text)")
         }
     }
 

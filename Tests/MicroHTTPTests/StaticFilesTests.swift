@@ -201,7 +201,7 @@ final class TemporaryRoot {
     }
 
     static func text(_ response: Response) -> String? {
-        guard case .bytes(let bytes) = response.body else { return nil }
+        guard let bytes = response.body.bufferedBytes else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -144,6 +144,7 @@ func drain(_ body: ResponseBody) throws -> Int {
     switch body {
     case .empty: return 0
     case .bytes(let bytes): return bytes.count
+    case .storage(let storage): return storage.count
     // An event stream has no end to pull to; no list page is one.
     case .events: return 0
     case .stream(let producer):

@@ -28,6 +28,7 @@ for _ in 0..<pages {
     let response = try router.respond(to: try Request(target: target))
     switch response.body {
     case .bytes(let bytes): total += bytes.count
+    case .storage(let storage): total += storage.count
     case .stream(let producer):
         var buffer: [UInt8] = []
         while try producer.produce(into: &buffer) { total += buffer.count; buffer.removeAll(keepingCapacity: true) }

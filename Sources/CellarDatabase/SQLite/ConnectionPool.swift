@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// Read-only connections to one SQLite file, shared by the server's threads.

@@ -1,3 +1,5 @@
+import ByteWriters
+
 import Synchronization
 
 #if canImport(Glibc)

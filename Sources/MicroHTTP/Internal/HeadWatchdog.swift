@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ByteWriters
 import CMicroHTTPD
 import Synchronization
 

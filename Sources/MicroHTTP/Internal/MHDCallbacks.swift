@@ -1,3 +1,4 @@
+import ByteWriters
 import CMicroHTTPD
 
 #if canImport(Glibc)
@@ -116,10 +117,10 @@ enum MHDCallbacks {
         box.ended()
     }
 
-    /// libmicrohttpd is done with a buffered response: release the bytes it sent from.
-    static let releaseBytes: MHD_ContentReaderFreeCallback = { cls in
+    /// libmicrohttpd is done with a buffered response: release the storage it sent from.
+    static let releaseStorage: MHD_ContentReaderFreeCallback = { cls in
         guard let cls else { return }
-        Unmanaged<ResponseBytes>.fromOpaque(cls).release()
+        Unmanaged<ByteStorage>.fromOpaque(cls).release()
     }
 
     /// libmicrohttpd's error log, formatted by the shim.

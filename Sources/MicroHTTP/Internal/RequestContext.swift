@@ -31,6 +31,9 @@ final class RequestContext {
     var route: String?
     /// Body bytes of a buffered response (set when queued).
     var bufferedBytes = 0
+    /// Bytes of a buffered response counted in the server's ``BufferedResponseBytes`` until the
+    /// request is finished.
+    var countedBytes = 0
     /// Bytes produced by a streamed response, shared with its ``StreamBox``.
     var streamedBytes: ByteCounter?
     /// The connection's ``ConnectionWatch`` once the head was counted as complete (not retained: the connection

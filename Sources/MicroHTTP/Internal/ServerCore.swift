@@ -1,3 +1,4 @@
+import ByteWriters
 import CMicroHTTPD
 import Logging
 import Synchronization
@@ -240,17 +241,19 @@ final class ServerCore: Sendable {
             break
         }
         let handle: OpaquePointer?
+        var buffered: ByteStorage?
         switch response.body {
         case .empty, .bytes([]):
             handle = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            // libmicrohttpd sends from the array's own storage (no copy of the body); the box keeps
-            // the array alive until the response is destroyed and the free callback releases it.
-            let box = Unmanaged.passRetained(ResponseBytes(bytes, countedIn: configuration.bufferedResponseBytes))
-            handle = MHD_create_response_from_buffer_with_free_callback_cls(
-                bytes.count, box.takeUnretainedValue().baseAddress, MHDCallbacks.releaseBytes, box.toOpaque())
-            if handle == nil { box.release() }
+            // An array lends its bytes only inside a closure: copied into memory of their own.
+            buffered = ByteStorage(copying: bytes)
+            handle = Self.makeResponse(sendingFrom: buffered!)
             context.bufferedBytes = bodyAllowed ? bytes.count : 0
+        case .storage(let storage):
+            buffered = storage
+            handle = Self.makeResponse(sendingFrom: storage)
+            context.bufferedBytes = bodyAllowed ? storage.count : 0
         case .stream(let producer):
             let counter = ByteCounter()
             context.streamedBytes = counter
@@ -314,7 +317,26 @@ final class ServerCore: Sendable {
             _ = MHD_add_response_header(handle, "Connection", "close")
         }
         context.status = response.status
-        return MHD_queue_response(connection, UInt32(response.status.code), handle)
+        let queued = MHD_queue_response(connection, UInt32(response.status.code), handle)
+        if queued == .YES, let buffered, buffered.count > 0 {
+            // Counted until the request is finished (its last byte sent, or its client gone).
+            configuration.bufferedResponseBytes.add(buffered.count)
+            context.countedBytes = buffered.count
+        }
+        return queued
+    }
+
+    /// A response libmicrohttpd sends from `storage`'s own memory, without a copy: the storage
+    /// is retained until libmicrohttpd frees the response (``MHDCallbacks/releaseStorage``).
+    private static func makeResponse(sendingFrom storage: ByteStorage) -> OpaquePointer? {
+        guard let bytes = storage.baseAddress, storage.count > 0 else {
+            return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        }
+        let retained = Unmanaged.passRetained(storage)
+        let handle = MHD_create_response_from_buffer_with_free_callback_cls(
+            storage.count, UnsafeMutableRawPointer(mutating: bytes), MHDCallbacks.releaseStorage, retained.toOpaque())
+        if handle == nil { retained.release() }
+        return handle
     }
 
     /// Counts an event stream in, or the 503 that says which cap it is over.
@@ -340,6 +362,7 @@ final class ServerCore: Sendable {
     /// Called once per request when libmicrohttpd is done with it: the access log line and the observer.
     func finish(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
         inFlightRequests.subtract(1, ordering: .relaxed)
+        if context.countedBytes > 0 { configuration.bufferedResponseBytes.remove(context.countedBytes) }
         // A keep-alive connection now waits for its next head.
         if let watch = context.watch { ConnectionWatch.requestFinished(watch) }
         let outcome: RequestSummary.Outcome

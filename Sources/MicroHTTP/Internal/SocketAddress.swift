@@ -1,3 +1,5 @@
+import ByteWriters
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -65,17 +67,8 @@ struct SocketAddress {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
                 var count = 0
                 for shift in stride(from: 24, through: 0, by: -8) {
-                    let octet = UInt8(truncatingIfNeeded: octets >> UInt32(shift))
-                    if octet >= 100 {
-                        text[count] = UInt8(ascii: "0") &+ octet / 100
-                        count += 1
-                    }
-                    if octet >= 10 {
-                        text[count] = UInt8(ascii: "0") &+ (octet / 10) % 10
-                        count += 1
-                    }
-                    text[count] = UInt8(ascii: "0") &+ octet % 10
-                    count += 1
+                    let octet = UInt64(truncatingIfNeeded: (octets >> UInt32(shift)) & 0xFF)
+                    count += DecimalDigits.write(octet, into: text.baseAddress! + count)
                     if shift > 0 {
                         text[count] = UInt8(ascii: ".")
                         count += 1

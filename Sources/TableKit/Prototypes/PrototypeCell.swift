@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// The cell that renders a prototype: a compiled template filled from the row's data.
 ///
 /// The registry makes one per prototype identifier as needed; the pool recycles them like any cell.

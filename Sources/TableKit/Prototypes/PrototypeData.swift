@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// A value a prototype template can show: text, a number, a flag, or nothing.
 public enum PrototypeValue: Sendable {
     case text(String)

@@ -1,3 +1,5 @@
+import ByteWriters
+
 /// An HTML template for a prototype cell, compiled once at start-up into byte segments and slots.
 ///
 /// Prototype cells are the web's storyboard prototypes: `Public/prototypes/SubtitleCell.html`

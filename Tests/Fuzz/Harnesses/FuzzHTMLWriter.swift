@@ -1,4 +1,4 @@
-// libFuzzer target: HTMLWriter (Sources/TableKit/HTMLWriter.swift, HTMLWriter+URL.swift).
+// libFuzzer target: HTMLWriter (Sources/ByteWriters/HTMLWriter.swift, HTMLWriter+URL.swift, HTMLWriter+Numbers.swift).
 //
 // Properties, for any string s:
 // - text(s), text(Substring), attribute(_:_:): the output holds no `<`, `>`, `"`, `'`, and
@@ -57,7 +57,8 @@ func checkHTMLWriter(_ bytes: [UInt8]) {
             decoded.append(hexValue(written[i + 1]) * 16 + hexValue(written[i + 2]))
             i += 3
         } else {
-            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
+            let unreserved =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
             require(unreserved, "pathSegment wrote \(show([byte])) for \(show(input))")
             decoded.append(byte)
             i += 1
@@ -174,7 +175,8 @@ func checkURLAttribute(_ input: String) {
     require(out.count > prefix.count && Array(out.prefix(prefix.count)) == prefix && out.last == UInt8(ascii: "\""), "frame \(show(out))")
     let value = Array(out.dropFirst(prefix.count).dropLast())
     for byte in value {
-        require(byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">"),
+        require(
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">"),
             "urlAttribute wrote \(show([byte])) for \(show(input)): \(show(value))")
     }
     // What the browser reads: the attribute value with its character references decoded.

@@ -6,12 +6,17 @@
     import Darwin
 #endif
 
-/// A pthread mutex. (`Synchronization.Mutex` is reported as a race by ThreadSanitizer on Linux,
-/// whose futex it cannot see; a pthread mutex keeps the suite TSan-clean.)
-package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// A value guarded by a pthread mutex: the package's one lock.
+///
+/// Not `Synchronization.Mutex`: ThreadSanitizer on Linux cannot see the futex it waits on and
+/// reports the accesses it guards as races (still so with Swift 6.3.1), and the suites run under
+/// ThreadSanitizer. ``Lock`` is the same type guarding nothing, for state kept beside it.
+package final class Locked<Value>: @unchecked Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
-    package init() {
+    package init(_ value: Value) {
+        self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -22,10 +27,11 @@ package final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` with exclusive access to the value.
+    @inlinable package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        return try body(&value)
     }
 
     /// Waits in `withLock` until `condition` is signalled (the lock is released while waiting).
@@ -41,7 +47,23 @@ package final class Lock: @unchecked Sendable {
     }
 }
 
-/// A pthread condition variable, waited on with a ``Lock`` (see ``Lock/wait(for:)``); timed
+/// A lock for state kept beside it rather than in it.
+package typealias Lock = Locked<Void>
+
+extension Locked where Value == Void {
+    package convenience init() {
+        self.init(())
+    }
+
+    /// Runs `body` holding the lock.
+    @inlinable package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A pthread condition variable, waited on with a ``Locked`` (see ``Locked/wait(for:)``); timed
 /// waits measure the monotonic clock, which a change of the wall clock does not move.
 package final class Condition: @unchecked Sendable {
     fileprivate let variable: UnsafeMutablePointer<pthread_cond_t>
@@ -67,10 +89,8 @@ package final class Condition: @unchecked Sendable {
     package func signal() {
         pthread_cond_signal(variable)
     }
-}
 
-extension Condition {
-    /// The monotonic clock's time `duration` from now, for ``Lock/wait(for:until:)``.
+    /// The monotonic clock's time `duration` from now, for ``Locked/wait(for:until:)``.
     package static func deadline(after duration: Duration) -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

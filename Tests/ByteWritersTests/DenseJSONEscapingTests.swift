@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Cellar
+@testable import ByteWriters
 
 /// The JSON twin of TableKit's `DenseEscapingTests`: texts dense with characters to escape, of
 /// every length up to five blocks of sixteen bytes, read from the very end of their allocation,

@@ -1,4 +1,4 @@
-import CByteScan
+internal import CByteScan
 
 /// Word-at-a-time tests for the escapers' short texts: a text of up to sixteen bytes is tested
 /// with a few vector instructions (SSE2, from `CByteScan`) or a handful of integer operations, and
@@ -94,7 +94,7 @@ public enum ByteScan {
     /// the caller escapes it). Most texts of a row — names, roles, a link's base — are such texts.
     /// 8 to 16 bytes are two overlapping words; fewer are gathered into one word without reading
     /// past the text, and stored as a word: the caller's output must have room for 8 bytes.
-    @inlinable @inline(__always) public static func copyIfShortAndClean(
+    @inline(__always) static func copyIfShortAndClean(
         _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>, flags: Flags
     ) -> Bool {
         guard count >= 8 else { return copyIfTinyAndClean(input, count: count, to: out, flags: flags) }

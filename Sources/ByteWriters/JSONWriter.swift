@@ -1,5 +1,4 @@
-import CByteScan
-import TableKit
+internal import CByteScan
 
 /// Appends JSON to a byte buffer: strings escaped with the same rigour as ``HTMLWriter`` escapes HTML.
 ///
@@ -11,21 +10,30 @@ import TableKit
 public struct JSONWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
 
-    public init(bytes: [UInt8] = []) {
-        buffer = ByteBuffer(reusing: bytes)
+    public init() {
+        buffer = ByteBuffer()
     }
 
-    /// The bytes written so far. Setting it replaces them (see ``ByteBuffer/init(reusing:)``).
-    public var bytes: [UInt8] {
-        get { buffer.bytes }
-        set { buffer = ByteBuffer(reusing: newValue) }
+    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
+    public init(buffer: consuming ByteBuffer) {
+        self.buffer = buffer
     }
+
+    /// Takes the buffer out with what was written, leaving the writer empty: for the next writer
+    /// of the same document, or one of another format.
+    public mutating func takeBuffer() -> ByteBuffer { exchange(&buffer, with: ByteBuffer()) }
+
+    /// The bytes written so far (a copy).
+    public var bytes: [UInt8] { buffer.bytes }
 
     /// The number of bytes written.
     public var count: Int { buffer.count }
 
-    /// Takes the bytes out without a copy, leaving the writer empty.
+    /// Takes the bytes out as an array (a copy), leaving the writer empty.
     public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
+
+    /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
+    public mutating func takeStorage() -> ByteStorage { buffer.takeStorage() }
 
     /// Drops what was written after the first `count` bytes.
     public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
@@ -38,13 +46,13 @@ public struct JSONWriter: ~Copyable, Sendable {
     /// Forgets what was written; `keepingCapacity: false` also gives the memory back.
     public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
 
-    /// Hands `bytes` to the writer to append to (its contents are kept).
-    public mutating func adopt(_ bytes: inout [UInt8]) {
-        buffer = ByteBuffer(reusing: bytes)
-        bytes = []
+    /// Hands `buffer` to the writer to append to (its contents are kept), leaving it empty;
+    /// ``takeBuffer()`` gives it back.
+    public mutating func adopt(_ buffer: inout ByteBuffer) {
+        self.buffer = exchange(&buffer, with: ByteBuffer())
     }
 
-    @inlinable @inline(__always) mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
+    @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
     @inlinable @inline(__always) public mutating func raw(_ syntax: StaticString) {
@@ -82,7 +90,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     /// Appends `identifier` percent-encoded as a path segment and a closing quote: the end of a
     /// row link whose start (`"base/`) was written before.
-    mutating func pathSegmentClosingString(_ identifier: String) {
+    package mutating func pathSegmentClosingString(_ identifier: String) {
         let done: Void? = identifier.utf8.withContiguousStorageIfAvailable { segmentAndQuote($0) }
         if done == nil {
             var identifier = identifier
@@ -92,7 +100,7 @@ public struct JSONWriter: ~Copyable, Sendable {
 
     private mutating func segmentAndQuote(_ source: UnsafeBufferPointer<UInt8>) {
         buffer.write(reserving: source.count &* 3 &+ 1) { out in
-            let written = HTMLWriter.writePathSegment(source, into: out)
+            let written = PercentEncoding.writeSegment(source, into: out)
             out[written] = UInt8(ascii: "\"")
             return written &+ 1
         }
@@ -107,14 +115,15 @@ public struct JSONWriter: ~Copyable, Sendable {
         buffer.write(reserving: source.count &* 6 &+ 18) { JSONWriter.writeQuoted(source, into: $0) }
     }
 
-    /// Appends text as it is, without quotes or escaping (for formats around JSON, such as logfmt lines).
-    public mutating func unquoted(_ text: String) {
+    /// Appends JSON text that is not escaped: a number's digits, a key escaped once and kept. Only
+    /// for text the program made itself and trusts.
+    public mutating func unsafeRaw(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Appends bytes as they are, without quotes or escaping (for formats around JSON).
-    public mutating func unquoted(bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends JSON bytes that are not escaped (see ``unsafeRaw(_:)``).
+    public mutating func unsafeRaw(bytes: UnsafeBufferPointer<UInt8>) {
         append(UnsafeRawBufferPointer(bytes))
     }
 
@@ -137,17 +146,11 @@ public struct JSONWriter: ~Copyable, Sendable {
     }
 
     public mutating func number(_ value: Int) {
-        // Straight into the buffer (at most 19 digits and a sign) by the HTML writer's own digit
-        // writer, not through a scratch copy of its own.
-        buffer.write(reserving: 20) { HTMLWriter.writeDecimal(value, into: $0) }
+        buffer.write(reserving: DecimalDigits.maximumCount) { DecimalDigits.write(value, into: $0) }
     }
 
     public mutating func number(_ value: UInt64) {
-        if value <= UInt64(Int.max) {
-            number(Int(value))
-        } else {
-            Array(String(value).utf8).withUnsafeBytes { append($0) }
-        }
+        buffer.write(reserving: DecimalDigits.maximumCount) { DecimalDigits.write(value, into: $0) }
     }
 
     /// Appends a floating-point number; NaN and infinities, which JSON cannot hold, become `null`.
@@ -174,11 +177,6 @@ public struct JSONWriter: ~Copyable, Sendable {
         if let value { string(value) } else { null() }
     }
 
-    /// The lowercase hexadecimal digit for a value below 16.
-    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
-    }
-
     /// Writes `"source"` escaped at `output`; returns the bytes written. `output` must have room
     /// for 6 bytes per input byte and 18 more: it is written sixteen bytes at a time.
     static func writeQuoted(_ source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
@@ -203,7 +201,7 @@ public struct JSONWriter: ~Copyable, Sendable {
             let byte = input[index]
             if byte == 0xE2 {
                 // U+2028 and U+2029 end lines in JavaScript; the bidirectional controls reorder text.
-                if index + 2 < count, let unit = escapedAfterE2(input[index + 1], input[index + 2]) {
+                if index + 2 < count, let unit = UnicodeControls.escapedUnit(input[index + 1], input[index + 2]) {
                     out += writeUnicodeEscape(unit, into: out)
                     index &+= 3
                     continue
@@ -230,23 +228,10 @@ public struct JSONWriter: ~Copyable, Sendable {
         return out - output
     }
 
-    /// The character encoded as `E2 second third` when it is one the writer escapes although JSON
-    /// allows it: U+2028 and U+2029 (line ends in JavaScript), U+202A–U+202E and U+2066–U+2069
-    /// (bidirectional embeddings, overrides and isolates). Log lines escape the same ones.
-    @inline(__always) static func escapedAfterE2(_ second: UInt8, _ third: UInt8) -> UInt16? {
-        switch (second, third) {
-        case (0x80, 0xA8...0xAE), (0x81, 0xA6...0xA9): 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
-        default: nil
-        }
-    }
-
     static func writeUnicodeEscape(_ unit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = 0x5C
         out[1] = UInt8(ascii: "u")
-        out[2] = hexDigit(UInt8(unit >> 12))
-        out[3] = hexDigit(UInt8((unit >> 8) & 0xF))
-        out[4] = hexDigit(UInt8((unit >> 4) & 0xF))
-        out[5] = hexDigit(UInt8(unit & 0xF))
+        HexDigits.write(UInt64(unit), count: 4, into: out + 2)
         return 6
     }
 

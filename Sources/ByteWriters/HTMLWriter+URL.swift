@@ -18,15 +18,13 @@ extension HTMLWriter {
             case UInt8(ascii: "&"): raw("&amp;")
             case UInt8(ascii: "'"): raw("&#39;")
             case UInt8(ascii: "%")
-            where index + 2 < utf8.count && HTMLWriter.isHexDigit(utf8[index + 1]) && HTMLWriter.isHexDigit(utf8[index + 2]):
+            where index + 2 < utf8.count && HexDigits.value(of: utf8[index + 1]) != nil && HexDigits.value(of: utf8[index + 2]) != nil:
                 append(byte)
             case 0x21, 0x23, 0x24, 0x28...0x3B, 0x3D, 0x3F...0x5B, 0x5D, 0x5F, 0x61...0x7A, 0x7E:
                 append(byte)
             default:
                 // Space, controls, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, a stray `%`, and every non-ASCII byte.
-                append(UInt8(ascii: "%"))
-                append(HTMLWriter.hexDigit(byte >> 4))
-                append(HTMLWriter.hexDigit(byte & 0x0F))
+                buffer.write(reserving: 3) { HexDigits.writePercentEncoded(byte, into: $0) }
             }
             index += 1
         }
@@ -61,8 +59,31 @@ extension HTMLWriter {
         return true
     }
 
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    /// Appends a URL path segment, percent-encoding everything but unreserved characters,
+    /// so the result is safe both as a path segment and inside an attribute value.
+    public mutating func pathSegment(_ segment: String) {
+        // Most row identifiers are a few digits: read from the small string's own bits, they need
+        // no copy to the stack and no loop.
+        if let digits = Self.smallDigits(segment) {
+            buffer.write(reserving: 8) { out in
+                UnsafeMutableRawPointer(out).storeBytes(of: digits.word, as: UInt64.self)
+                return digits.count
+            }
+            return
+        }
+        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
+            buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
+        }
+        if done == nil {
+            var segment = segment
+            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) } }
+        }
+    }
+
+    /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
+    /// string (``ByteScan/smallASCII(_:)``); nil otherwise.
+    @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
+        guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
+        return (small.low, small.count)
     }
 }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TableKit
+@testable import ByteWriters
 
 /// The escaper handles a block of sixteen bytes at a time and every escape inside it without
 /// scanning the block again, then finishes the last bytes from a padded copy. Texts dense with

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Cellar
+@testable import ByteWriters
 
 /// JSON strings of 1 to 16 bytes are read a word at a time. Each text here sits at the very end
 /// of its own allocation, so that a read past it is a heap overflow AddressSanitizer reports.

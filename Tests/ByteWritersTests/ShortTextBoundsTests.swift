@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TableKit
+@testable import ByteWriters
 
 /// The escapers read short texts a word at a time. These texts sit at the very end of their own
 /// allocation, so that a read past the text is a heap overflow AddressSanitizer reports
@@ -64,7 +64,7 @@ import Testing
                     var bytes = (0..<length).map { UInt8(ascii: "0") + UInt8($0 % 10) }
                     bytes[position] = byte
                     let expected = reference(bytes)
-                    if Self.written(bytes, room: expected.count, by: HTMLWriter.writePathSegment) != expected {
+                    if Self.written(bytes, room: expected.count, by: PercentEncoding.writeSegment) != expected {
                         Issue.record("byte \(byte) at \(position) of \(length)")
                         return
                     }

@@ -1,5 +1,5 @@
+import ByteWriters
 import Foundation
-import TableKit
 import Testing
 
 // Swift string literals cannot hold U+FDD0…U+FDEF, noncharacters HTML forbids.
@@ -188,9 +188,11 @@ private let fdef = String(Unicode.Scalar(0xFDEF)!)
         html.removeAll()
         #expect(html.count == 0 && html.string.isEmpty)
 
-        var reused = HTMLWriter(reusing: Array("kept ".utf8))
+        var reused = HTMLWriter(buffer: ByteBuffer(copying: Array("kept ".utf8)))
         reused.text("<more>")
         #expect(reused.string == "kept &lt;more&gt;")
+        let buffer = reused.takeBuffer()
+        #expect(buffer.count == 17 && reused.count == 0)
     }
 }
 

@@ -1,55 +1,44 @@
-/// A growable byte buffer written through a pointer: the storage of ``HTMLWriter`` and of the
-/// JSON writer, which append to it on every row.
+/// A growable byte buffer written through a pointer: the storage of ``HTMLWriter``, of
+/// ``JSONWriter`` and of ``LogfmtWriter``, which append to it on every row.
 ///
-/// The array's count is its capacity and `count` bytes of it are written, so an append is a
-/// store through a pointer, and ``takeBytes()`` hands the array over without a copy. The tail
-/// past `count` is never read before it is written.
+/// It owns its memory (allocated, grown and freed by it), so an append is a store through a
+/// pointer that stays valid as long as the buffer does, and ``takeStorage()`` hands the memory to
+/// a ``ByteStorage`` without a copy: what a response body sends from. The bytes past `count` are
+/// never read before they are written.
 public struct ByteBuffer: ~Copyable, @unchecked Sendable {
     // Sendable: the buffer cannot be copied, so the memory `base` points to belongs to one owner.
-    @usableFromInline var storage: [UInt8]
-    /// `storage`'s elements, written without a uniqueness check: nothing else can hold the array,
-    /// because the buffer cannot be copied and only ``takeBytes()`` hands it out (and lets go).
     @usableFromInline var base: UnsafeMutablePointer<UInt8>?
     @usableFromInline var length: Int
     @usableFromInline var capacity: Int
 
     public init(capacity: Int = 0) {
-        storage = []
         base = nil
         length = 0
         self.capacity = 0
         if capacity > 0 { grow(toHold: capacity) }
     }
 
-    /// Wraps an existing array (its contents are kept). Its spare capacity sizes the first growth,
-    /// which makes a new array: `Array` cannot count reserved room as written without a copy.
-    public init(reusing bytes: [UInt8]) {
-        storage = bytes
-        base = nil
-        length = bytes.count
-        capacity = 0
-        adoptStorage()
+    /// A buffer holding a copy of `bytes`, with room for more.
+    public init(copying bytes: [UInt8]) {
+        self.init(capacity: bytes.count)
+        bytes.withUnsafeBytes { append($0) }
     }
 
-    /// Makes `storage` unique and points `base` at it.
-    @usableFromInline mutating func adoptStorage() {
-        capacity = storage.count
-        base = capacity == 0 ? nil : storage.withUnsafeMutableBufferPointer { $0.baseAddress }
+    deinit {
+        base?.deallocate()
     }
 
     /// The number of bytes written.
     @inlinable public var count: Int { length }
 
-    /// The bytes written so far (a copy; ``takeBytes()`` moves them out instead).
+    /// The bytes written so far (a copy; ``takeStorage()`` moves them out instead).
     public var bytes: [UInt8] {
-        guard let base else { return [] }
-        return Array(UnsafeBufferPointer(start: base, count: length))
+        withUnsafeBytes { Array($0) }
     }
 
     /// The bytes as a string (for tests and small documents).
     public var string: String {
-        guard let base else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
+        withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Lends the bytes written so far, without a copy.
@@ -57,24 +46,32 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: base, count: length))
     }
 
-    /// Empties the buffer.
+    /// Empties the buffer; `keepingCapacity: false` also gives the memory back.
     public mutating func removeAll(keepingCapacity: Bool = true) {
         length = 0
         if !keepingCapacity {
-            storage = []
-            adoptStorage()
+            base?.deallocate()
+            base = nil
+            capacity = 0
         }
     }
 
-    /// Takes the bytes out without a copy, leaving the buffer empty.
+    /// The bytes written, copied into an array; the buffer is left empty (its memory kept for
+    /// what is written next).
     public mutating func takeBytes() -> [UInt8] {
-        var taken = storage
-        storage = []
-        base = nil
-        capacity = 0
-        taken.removeSubrange(length...)
+        let taken = bytes
         length = 0
         return taken
+    }
+
+    /// Hands the bytes written and the memory holding them to a ``ByteStorage``, without a copy;
+    /// the buffer is left empty, without memory.
+    public mutating func takeStorage() -> ByteStorage {
+        let storage = ByteStorage(taking: base, count: length)
+        base = nil
+        length = 0
+        capacity = 0
+        return storage
     }
 
     /// Drops what was written after the first `count` bytes.
@@ -82,11 +79,12 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         length = min(length, max(0, count))
     }
 
-    /// Moves the first `count` bytes out (the rest stay).
+    /// Moves the first `count` bytes out (the rest stay, moved to the front).
     public mutating func removeFirst(_ count: Int) {
-        storage.removeFirst(count)
+        precondition(count >= 0 && count <= length, "removeFirst(\(count)) of \(length) bytes")
+        guard count > 0, let base else { return }
+        (base).update(from: base + count, count: length - count)
         length -= count
-        adoptStorage()
     }
 
     /// Makes room for `extra` more bytes.
@@ -95,23 +93,20 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
     }
 
     /// The room a buffer's first growth makes at least (see ``grow(toHold:)``).
-    @usableFromInline static let firstCapacity = 1024 - 32
+    @usableFromInline static var firstCapacity: Int { 1024 - 32 }
 
     @usableFromInline mutating func grow(toHold needed: Int) {
-        // A new array whose count is its capacity, holding the written bytes; the rest is not
-        // zero-filled. The first array holds 992 bytes: with its 32-byte header that is a 1,024-byte
-        // block, which glibc's per-thread cache takes back and hands out again (it serves up to
-        // 1,032 bytes), where a larger block would go through the arena's bins on every request.
-        let target = max(needed, storage.capacity, storage.count &* 2, Self.firstCapacity)
-        let written = length
-        let old = base
-        storage = [UInt8](unsafeUninitializedCapacity: target) { buffer, initialized in
-            if written > 0, let old {
-                buffer.baseAddress.unsafelyUnwrapped.update(from: old, count: written)
-            }
-            initialized = target
+        // A new block holding the written bytes; the rest is not zero-filled. The first holds 992
+        // bytes, as a first array did (a 1,024-byte block with its header, which glibc's
+        // per-thread cache takes back and hands out again); then the size doubles.
+        let target = max(needed, capacity &* 2, Self.firstCapacity)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: target)
+        if let old = base {
+            if length > 0 { grown.update(from: old, count: length) }
+            old.deallocate()
         }
-        adoptStorage()
+        base = grown
+        capacity = target
     }
 
     /// Appends raw bytes.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TableKit
+@testable import ByteWriters
 
 /// `HTMLWriter.pathSegment` and `text` read short strings from the small string's own bits. These
 /// tests hold that layout to what the string's `utf8` view reads, for every length and kind of
@@ -79,7 +79,7 @@ import Testing
     @Test func pathSegmentsWriteTheSameWithOrWithoutTheShortCut() {
         for string in Self.strings {
             let bytes = Array(string.utf8)
-            let expected = Self.direct(bytes, room: bytes.count * 3, HTMLWriter.writePathSegment)
+            let expected = Self.direct(bytes, room: bytes.count * 3, PercentEncoding.writeSegment)
             #expect(Self.appended { $0.pathSegment(string) } == "<" + expected + ">", "\(bytes)")
         }
     }

@@ -1,0 +1,159 @@
+import TableKit
+
+/// A ``TableWalk``'s JSON: the sections and rows of a list's JSON twin (see ``JSONListBody``),
+/// or one row's object alone.
+///
+/// ```json
+/// {"index": 0, "header": "…", "footer": null,
+///  "rows": [{"id": "1", "cell": "SubtitleCell", "href": "/people/1", "item": {…}}]}
+/// ```
+///
+/// A row's `cell` is named by the provider the walk got from the controller, as the page dequeues
+/// it: the same cell, and the same error for a cell nothing is registered under.
+///
+/// A value that cannot be copied, held by the body that walks into it: no object of its own per
+/// response.
+struct JSONTableSink: TableWalkSink, ~Copyable {
+    let encoder = JSONItemEncoder()
+    private let route: ListRoute
+    private let controller: any TableController
+    /// Whether the controller writes its rows' items itself (a ``JSONItemWriting``, checked once
+    /// per response), and its writer: a closure over the opened controller, which a row calls
+    /// without copying the controller out of an (optional) existential.
+    private let writesItems: Bool
+    private let writeItem: (IndexPath, inout JSONWriter) -> Bool
+    /// The cells the rows name are checked against it, as the page's dequeuing checks them.
+    private let registry: ReuseRegistry
+    private var sectionsWritten = 0
+    private var rowsWrittenInSection = 0
+    /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell met, made once per
+    /// response: a row appends it whole between its identifier and its link's last segment.
+    private var cellMembers: [(name: String, bytes: UnsafeMutableRawBufferPointer)] = []
+    /// The members of the last class cell and of the last cell named by identifier: a list's rows
+    /// take turns among few cells, so most rows find theirs here, without a search.
+    private var lastClassMember: (cellClass: ObjectIdentifier, bytes: UnsafeRawBufferPointer)?
+    private var lastName = ""
+    private var lastNamedMember: UnsafeRawBufferPointer?
+
+    init(route: ListRoute, controller: any TableController, registry: ReuseRegistry) {
+        self.route = route
+        self.controller = controller
+        if let direct = controller as? any JSONItemWriting {
+            writesItems = true
+            writeItem = Self.itemWriter(direct)
+        } else {
+            writesItems = false
+            writeItem = { _, _ in false }
+        }
+        self.registry = registry
+    }
+
+    deinit {
+        for member in cellMembers { member.bytes.deallocate() }
+    }
+
+    var byteCount: Int { encoder.writer.count }
+
+    mutating func openSection(_ section: TableWalk.Section) {
+        let json = JSONWriterAccess(encoder)
+        if sectionsWritten > 0 { json.raw(",") }
+        json.raw("{")
+        json.key("index")
+        json.number(section.index)
+        json.raw(",")
+        json.key("header")
+        json.string(orNull: section.header)
+        json.raw(",")
+        json.key("footer")
+        json.string(orNull: section.footer)
+        json.raw(",")
+        json.key("rows")
+        json.raw("[")
+        sectionsWritten += 1
+        rowsWrittenInSection = 0
+    }
+
+    mutating func closeSection(_ section: TableWalk.Section) {
+        encoder.writer.raw("]}")
+    }
+
+    /// `{"id":…,"cell":…,"href":…,"item":…}`, after a comma unless it is its section's first.
+    mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
+        encoder.writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
+        try writeCellMember(of: provider)
+        // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
+        if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
+        if writesItems {
+            // No Encodable containers, no cast per row.
+            let mark = encoder.writer.count
+            encoder.writer.raw(",\"item\":")
+            if !writeItem(indexPath, &encoder.writer) { encoder.writer.truncate(to: mark) }
+        } else if let item = controller.item(forRowAt: indexPath) {
+            let json = JSONWriterAccess(encoder)
+            json.raw(",")
+            json.key("item")
+            try encoder.encode(item)
+        }
+        encoder.writer.raw("}")
+        rowsWrittenInSection += 1
+    }
+
+    /// Writes the row at `indexPath` alone, its object as the list's JSON has it (without the
+    /// comma between rows): for a change to that row.
+    mutating func writeRow(at indexPath: IndexPath) throws {
+        rowsWrittenInSection = 0
+        try TableWalk.walkRow(at: indexPath, of: controller, into: &self)
+    }
+
+    private static func itemWriter(_ controller: some JSONItemWriting) -> (IndexPath, inout JSONWriter) -> Bool {
+        { indexPath, json in controller.writeItem(forRowAt: indexPath, into: &json) }
+    }
+
+    /// Appends the row's `"cell"` and `"href"` members for the cell `provider` dequeues: a class
+    /// cell under its own name found by its class, any other by its identifier.
+    private mutating func writeCellMember(of provider: DataCellProvider) throws {
+        if provider.isDequeuedByClass, let cellClass = provider.cellClass {
+            let key = ObjectIdentifier(cellClass)
+            if let last = lastClassMember, last.cellClass == key {
+                encoder.writer.append(last.bytes)
+                return
+            }
+            let bytes = try member(for: provider)
+            lastClassMember = (key, bytes)
+            encoder.writer.append(bytes)
+        } else {
+            if let last = lastNamedMember, provider.isDequeued(byIdentifier: lastName) {
+                encoder.writer.append(last)
+                return
+            }
+            let bytes = try member(for: provider)
+            lastName = provider.reuseIdentifier
+            lastNamedMember = bytes
+            encoder.writer.append(bytes)
+        }
+    }
+
+    /// The member for the cell `provider` dequeues, made the first time it is met. Its name is
+    /// resolved as dequeuing resolves it (a class cell with `registerCell` registers itself), and
+    /// one nothing is registered under is the page's error.
+    private mutating func member(for provider: DataCellProvider) throws -> UnsafeRawBufferPointer {
+        let name = try provider.resolvedIdentifier(in: registry)
+        for member in cellMembers where member.name == name { return UnsafeRawBufferPointer(member.bytes) }
+        var json = JSONWriter()
+        json.string(after: ",\"cell\":", name)
+        if route.hasDetail {
+            json.string(after: ",\"href\":", route.href + "/")
+            json.truncate(to: json.count - 1)
+        } else {
+            json.raw(",\"href\":null")
+        }
+        let kept = json.withUnsafeBytes { bytes in
+            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            kept.copyMemory(from: bytes)
+            return kept
+        }
+        // As many as the registry has cells, at most.
+        cellMembers.append((name, kept))
+        return UnsafeRawBufferPointer(kept)
+    }
+}

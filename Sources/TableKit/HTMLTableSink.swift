@@ -1,0 +1,82 @@
+/// A ``TableWalk``'s HTML: the sink ``TableRenderer`` walks a table into. Per section
+/// `<section class="table-section" data-section="N">`, an optional `<h2 class="section-header">`,
+/// `<ul class="rows">` with one `<li class="cell …" id="row-…">` per row, and an optional
+/// `<p class="section-footer">`. A row's cell is dequeued from the table view, configured and
+/// rendered by its provider, and recycled, also when it throws.
+struct HTMLTableSink: TableWalkSink, ~Copyable {
+    var html: HTMLWriter
+    let tableView: TableView
+    /// The path rows link under (the table view's ``TableView/selectionBase`` when the render
+    /// began), and its link prefix (`base/`, escaped) for `HTMLWriter.RowLink`, owned by the renderer.
+    let linkBase: String?
+    let linkPrefix: UnsafeRawBufferPointer
+
+    var byteCount: Int { html.count }
+
+    mutating func openSection(_ section: TableWalk.Section) {
+        html.raw("<section class=\"table-section\"")
+        html.attribute("data-section", section.index)
+        if section.header != nil {
+            html.raw(" aria-labelledby=\"section-")
+            html.text(section.index)
+            html.raw("-header\"")
+        }
+        html.raw(">\n")
+        if let header = section.header {
+            html.raw("<h2 class=\"section-header\" id=\"section-")
+            html.text(section.index)
+            html.raw("-header\">")
+            html.text(header)
+            html.raw("</h2>\n")
+        }
+        html.raw("<ul class=\"rows\"")
+        html.attribute("data-section", section.index)
+        html.raw(">\n")
+    }
+
+    mutating func closeSection(_ section: TableWalk.Section) {
+        html.raw("</ul>\n")
+        if let footer = section.footer {
+            html.raw("<p class=\"section-footer\">")
+            html.text(footer)
+            html.raw("</p>\n")
+        }
+        html.raw("</section>\n")
+    }
+
+    /// `<li class="cell …" id="row-…">`, the cell, `</li>`.
+    @inline(__always) mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
+        // The selection is given to the cell once the identifier has been written, so that it can
+        // take the identifier over instead of holding a copy.
+        let identifier = consume identifier
+        let cell = try provider.dequeueCell(from: tableView, selection: nil)
+        if let entry = cell.poolEntryReference {
+            entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
+        } else {
+            html.raw("<li class=\"cell\" id=\"row-")
+        }
+        let encodedStart = html.count
+        html.pathSegment(identifier)
+        // The row's link repeats its identifier: the cell copies it from here (`linkBase`, and the
+        // identifier in the cell's selection, stay alive until the row is written, which is what
+        // lets the writer name them by their bits).
+        if let linkBase {
+            html.rowLink = HTMLWriter.RowLink(
+                base: HTMLWriter.StringBits(linkBase), identifier: HTMLWriter.StringBits(identifier), prefix: linkPrefix,
+                encoded: encodedStart..<html.count)
+            cell.selection = RowSelection(base: linkBase, identifier: consume identifier)
+        }
+        html.raw("\">")
+        do {
+            try provider.configureAndRender(cell, into: &html)
+        } catch {
+            html.rowLink = nil
+            tableView.recycle(cell)
+            throw error
+        }
+        html.rowLink = nil
+        html.raw("</li>\n")
+        // The cell's last use: the pool takes it over without another retain.
+        tableView.recycle(consuming: cell)
+    }
+}

@@ -39,12 +39,12 @@ step() {
 }
 
 payload_count=$("$python" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$here/xss_payloads.json")
-step "$python" "$here/check_markup.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /people/4 /catalog/sancerre \
+step "$python" "$here/check_markup.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /people/4 /catalog/sancerre \
     '/people?offset=50&limit=50&fragment=rows' '/big?limit=500'
 step "$python" "$here/check_markup.py" --base-url "$base" "/xss?limit=$payload_count" "/xss?limit=$payload_count&fragment=rows" \
     --expect-text "$here/xss_payloads.json"
 step "$python" "$here/check_markup.py" --base-url "$base" /xss/0-x /xss/1-x /xss/2-x /xss/3-x /xss/5-x /xss/8-x
-step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /xss \
+step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /xss \
     '/people?offset=9990' /people/4 /settings/climate /catalog/sancerre /xss/1-x '/no-such-page#404' '/people?limit=abc#400'
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
 

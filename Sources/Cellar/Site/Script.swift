@@ -278,7 +278,6 @@ extension SiteAssets {
           }
 
           if (main.dataset.list !== undefined && 'EventSource' in window && main.querySelector('ul.rows')) {
-            document.documentElement.classList.add('live-list');
             document.addEventListener('visibilitychange', () => { if (document.hidden) closeStream(); else openStream(); });
             document.addEventListener('cellar:rows-loaded', openStream);
             if (!document.hidden) openStream();

@@ -317,9 +317,7 @@ extension SiteAssets {
           .detail dd { padding-top: 2px; border-top: 0 !important; }
         }
 
-        /* Live lists: a row that came in or changed is marked for a moment (app.js); the page keeps
-           its own scroll position as rows come and go, so the browser's anchoring stands aside. */
-        html.live-list { overflow-anchor: none; }
+        /* Live lists: a row that came in or changed is marked for a moment (app.js). */
         @keyframes row-changed { from { background: var(--badge-bg); } to { background: transparent; } }
         .cell.row-changed { animation: row-changed 2s ease-out; }
 

@@ -14,6 +14,9 @@ The server must serve `--database` (made by this script's --make first). Scenari
              replayed (not a refresh)
   more       after "Load more" the stream follows the larger window: a row inserted among the
              loaded rows appears, without a refresh
+  refresh    /groups, in sections by kind: a row of a new kind needs a new section, which rows
+             cannot patch; the batch is a refresh and app.js fetches the window's rows again in
+             place (no reload), announcing it
 Every scenario also fails on a SEVERE browser console message. Turbo itself is not used: app.js
 applies the <turbo-stream> elements (Turbo's script cannot be installed here from Debian or PyPI).
 """
@@ -31,13 +34,18 @@ from browser_test import Browser, expect  # noqa: E402
 
 
 def make(path: str):
-    """A table of 60 items, enough to scroll."""
+    """A table of 60 items, enough to scroll, and one of 6 rows in two sections."""
     if os.path.exists(path):
         os.remove(path)
     with sqlite3.connect(path) as connection:
         connection.execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL, note TEXT)")
         connection.executemany("INSERT INTO items VALUES (?, ?, ?)",
                                [(i * 10, f"Item {i * 10}", f"note {i}") for i in range(1, 61)])
+        # Rows in sections by kind (items.yaml beside the file): a new kind is a new section.
+        connection.execute("CREATE TABLE groups(id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL)")
+        connection.executemany("INSERT INTO groups VALUES (?, ?, ?)", [(i, f"Group row {i}", "alpha" if i < 4 else "beta") for i in range(1, 7)])
+    with open(os.path.splitext(path)[0] + ".yaml", "w") as configuration:
+        configuration.write("tables:\n  groups:\n    sections: kind\n")
 
 
 def sqlite3_cli(args, sql: str):
@@ -130,7 +138,21 @@ def scenario_more(b: Browser, args, state: dict):
     expect("updated" not in live_text(b), "the larger window was refreshed rather than followed")
 
 
-SCENARIOS = [("follow", scenario_follow), ("hidden", scenario_hidden), ("more", scenario_more)]
+def scenario_refresh(b: Browser, args, state: dict):
+    b.get("/groups")
+    wait_stream_open(b)
+    b.js("window.__notReloaded = true")
+    sections = b.count("section.table-section")
+    sqlite3_cli(args, "INSERT INTO groups VALUES (7, 'First of a new kind', 'gamma');")
+    # A section cannot be patched in row by row: the batch is a refresh, and the rows come again in place.
+    b.wait(lambda d: d.execute_script("return !!document.getElementById('row-7')"), "row 7 to appear in a new section")
+    expect(b.count("section.table-section") == sections + 1, "the new section is not there once")
+    expect(b.count("main li.cell") == 7, "rows are missing or doubled after the refresh")
+    b.wait(lambda d: "updated" in live_text(b), "the live region to announce the update")
+    expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
+
+
+SCENARIOS = [("follow", scenario_follow), ("hidden", scenario_hidden), ("more", scenario_more), ("refresh", scenario_refresh)]
 
 
 def main(argv: list[str] | None = None) -> int:

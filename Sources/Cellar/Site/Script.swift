@@ -205,8 +205,8 @@ extension SiteAssets {
           // The first row at least partly on screen, and where it is: put back there after the batch.
           function scrollAnchor() {
             for (const row of main.querySelectorAll('ul.rows > li[id]')) {
-              const top = row.getBoundingClientRect().top;
-              if (row.getBoundingClientRect().bottom > 0) return { id: row.id, top };
+              const { top, bottom } = row.getBoundingClientRect();
+              if (bottom > 0) return { id: row.id, top };
             }
             return null;
           }

@@ -39,5 +39,15 @@ let package = Package(
             ],
             path: "Sources/RenderProfile"
         ),
+        // The live lists' fan-out benchmark's server (tools/fanout.py).
+        .executableTarget(
+            name: "LiveFanout",
+            dependencies: [
+                .product(name: "Cellar", package: cellarPackage),
+                .product(name: "MicroHTTP", package: cellarPackage),
+                .product(name: "TableKit", package: cellarPackage),
+            ],
+            path: "Sources/LiveFanout"
+        ),
     ]
 )

@@ -71,6 +71,9 @@ public final class App {
     public var databaseConfigurationPath: String?
     /// A folder of prototype templates for the database's cell rules (`--templates`), if any.
     public var databaseTemplatesPath: String?
+    /// Everyone watching a list (its URL with `Accept: text/event-stream`); tell it when a list's
+    /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread.
+    public let watchers = ListWatchers()
     /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
     public var layout = PageLayout.standard
     private var index: (path: String, title: String)?
@@ -134,6 +137,11 @@ public final class App {
         return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
             ListIndexController(title: index.title, entries: entries, contentVersion: version)
         }
+    }
+
+    /// Sends the watchers of the list at `path` what changed in their windows (``ListWatchers/listDidChange(at:)``).
+    public func listDidChange(at path: String) {
+        watchers.listDidChange(at: path)
     }
 
     /// Adds a route of your own.
@@ -298,6 +306,8 @@ public final class App {
         let logger: Logger
         /// Whether a 500's page tells the error (``App/development``).
         let showsErrorDetails: Bool
+        /// ``App/watchers``.
+        let watchers: ListWatchers
         /// What every page's bytes depend on besides its controller and URL: this build of the
         /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
@@ -323,7 +333,7 @@ public final class App {
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
-            showsErrorDetails: showsErrorDetails, renderingSeed: seed.value)
+            showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)
     }
 
     /// This server's binary: its size and modification time, the same for every replica started

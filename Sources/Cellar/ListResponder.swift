@@ -9,6 +9,9 @@ struct ListResponder: Sendable {
     let app: App.Snapshot
 
     func respond(to request: Request, route: ListRoute, pathRequestsJSON: Bool) throws -> Response {
+        if let watchFormat = WatchFormat.requested(by: request, pathRequestsJSON: pathRequestsJSON) {
+            return try app.watchers.watch(request, route: route, format: watchFormat, responder: self)
+        }
         let format = try ListFormat.negotiate(request, pathRequestsJSON: pathRequestsJSON)
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try makeController(ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
@@ -129,7 +132,7 @@ struct ListResponder: Sendable {
     /// The window a request shows of a controller — its rows `offset..<offset + limit`, or every
     /// row of a controller that fetched just its page — and the page's links, also added to
     /// `headers` as `Link` (a paged list's).
-    private func window(
+    func window(
         of controller: any TableController, _ pageRequest: PageRequest, _ request: Request, route: ListRoute, json: Bool,
         headers: inout HTTPHeaders
     ) throws -> (TableLayout, Page, PageLinks) {
@@ -180,7 +183,7 @@ struct ListResponder: Sendable {
         return bytes.takeBytes()
     }
 
-    private func makeController(_ context: ListContext, route: ListRoute) throws -> any TableController {
+    func makeController(_ context: ListContext, route: ListRoute) throws -> any TableController {
         try guarded(context.request, route: route) { try route.makeController(context) }
     }
 

@@ -57,6 +57,7 @@ extension App {
             mounted.append((list.schema.name, list.path))
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
+        monitorChanges(of: database, paths: Set(mounted.map(\.path)))
         return mounted
     }
 
@@ -85,6 +86,7 @@ extension App {
         if let title { settings.title = title }
         let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells)
         mountList(list, lists: DatabaseLists([list]), database: database)
+        monitorChanges(of: database, paths: [path])
         return path
     }
 
@@ -100,6 +102,11 @@ extension App {
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context)
         }
         route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
+    }
+
+    /// Has the watchers of these lists told when another process commits to `database`.
+    private func monitorChanges(of database: Database, paths: Set<String>) {
+        DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers)
     }
 
     /// Mounts the database `--database` named, with the configuration `--config` named or the one

@@ -11,6 +11,9 @@ public struct DatabaseOptions: Sendable, Equatable {
     public var countLimit = 10_000
     /// Connections kept open: one per worker thread is enough.
     public var connections = 8
+    /// Seconds between two looks at the file for commits by other processes, while any of its
+    /// lists is watched (``DatabaseChangeMonitor``): a change reaches the watchers within about this.
+    public var changePollInterval = 0.25
 
     public init() {}
 }

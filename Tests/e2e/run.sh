@@ -39,12 +39,12 @@ step() {
 }
 
 payload_count=$("$python" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$here/xss_payloads.json")
-step "$python" "$here/check_markup.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /people/4 /catalog/sancerre \
+step "$python" "$here/check_markup.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /people/4 /catalog/sancerre \
     '/people?offset=50&limit=50&fragment=rows' '/big?limit=500'
 step "$python" "$here/check_markup.py" --base-url "$base" "/xss?limit=$payload_count" "/xss?limit=$payload_count&fragment=rows" \
     --expect-text "$here/xss_payloads.json"
 step "$python" "$here/check_markup.py" --base-url "$base" /xss/0-x /xss/1-x /xss/2-x /xss/3-x /xss/5-x /xss/8-x
-step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /xss \
+step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /xss \
     '/people?offset=9990' /people/4 /settings/climate /catalog/sancerre /xss/1-x '/no-such-page#404' '/people?limit=abc#400'
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
 
@@ -74,8 +74,19 @@ step "$python" "$here/validate_html.py" --base-url "$db_base" "${db_pages[@]}" \
     '/articles/99999#404' '/articles?nope=1#400' '/articles?cursor=zzz#400' '/tags?q=x#400'
 step "$python" "$here/database_test.py" --base-url "$db_base" --screenshots "$artifacts/database-screenshots"
 
+# Live lists: a database list open in Chromium follows writes by the sqlite3 command line.
+live_file="$artifacts/e2e-live.db"
+live_log="$artifacts/e2e-live-server.log"
+"$python" "$here/live_test.py" --database "$live_file" --make
+live_port=$(free_port)
+HOST=127.0.0.1 PORT=$live_port "$binary" serve --database "$live_file" >"$live_log" 2>&1 &
+live_server=$!
+db_server="$db_server $live_server"
+wait_ready "http://127.0.0.1:$live_port" "$live_server" "$live_log"
+step "$python" "$here/live_test.py" --base-url "http://127.0.0.1:$live_port" --database "$live_file"
+
 trap - EXIT
-for pid in "$server" "$db_server"; do
+for pid in "$server" $db_server; do
     kill -TERM "$pid"
     status=0
     wait "$pid" || status=$?
@@ -84,7 +95,7 @@ for pid in "$server" "$db_server"; do
     fi
 done
 if [ "$failures" -ne 0 ]; then
-    echo "e2e: $failures step(s) failed (server logs: $log, $db_log)"
+    echo "e2e: $failures step(s) failed (server logs: $log, $db_log, $live_log)"
     exit 1
 fi
 echo "e2e: every step passed"

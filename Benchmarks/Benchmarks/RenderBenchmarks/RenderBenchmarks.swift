@@ -145,6 +145,8 @@ func drain(_ body: ResponseBody) throws -> Int {
     case .empty: return 0
     case .bytes(let bytes): return bytes.count
     case .storage(let storage): return storage.count
+    // An event stream has no end to pull to; no list page is one.
+    case .events: return 0
     case .stream(let producer):
         var buffer: [UInt8] = []
         var total = 0

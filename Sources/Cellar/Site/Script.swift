@@ -1,6 +1,7 @@
 extension SiteAssets {
     /// The site's script, served at `/static/app.js`: "Load more" and infinite scroll from the rows
-    /// fragment with the URL kept in step, loading placeholders, and the live region's announcements.
+    /// fragment with the URL kept in step, loading placeholders, the live region's announcements,
+    /// and live lists (the page's window watched over Server-Sent Events, its patches applied).
     /// Pages work without it.
     ///
     /// The file's text exactly, up to the line before the closing delimiter (a raw literal: a
@@ -105,6 +106,7 @@ extension SiteAssets {
                 if (target) target.focus();
               }
               watchPager();
+              document.dispatchEvent(new Event('cellar:rows-loaded'));
             } catch (error) {
               link.removeAttribute('aria-disabled');
               showError(`Could not load more rows (${error.message}). Try again, or follow the link.`);
@@ -156,6 +158,130 @@ extension SiteAssets {
 
           document.querySelectorAll('[data-loading-src]').forEach(fillPlaceholder);
           watchPager();
+
+          // Live lists: the page's own URL, asked for as an EventSource (Accept: text/event-stream),
+          // sends a batch of <turbo-stream> elements whenever the rows it shows change. Each is
+          // applied here (Turbo's actions on #row-{id}, no Turbo needed), keeping focus and the
+          // scroll position, announcing the batch politely and marking changed rows for a moment.
+          // A hidden tab closes its stream (browsers allow six connections per site) and reopens
+          // it with its last event id when shown again, so it is sent exactly what it missed.
+          const live = { source: null, lastEventId: '' };
+          const calm = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+          function streamURL() {
+            const url = new URL(location.href);
+            url.hash = '';
+            url.searchParams.delete('fragment');
+            url.searchParams.delete('_last-event-id');
+            if (live.lastEventId) url.searchParams.set('_last-event-id', live.lastEventId);
+            return url.href;
+          }
+
+          function openStream() {
+            closeStream();
+            const source = new EventSource(streamURL());
+            // The page's state for a person reading it with tools (and the browser tests): open, or retrying.
+            source.onopen = () => { document.documentElement.dataset.liveStream = 'open'; };
+            source.onerror = () => { document.documentElement.dataset.liveStream = 'retrying'; };
+            source.onmessage = (event) => {
+              if (event.lastEventId) live.lastEventId = event.lastEventId;
+              applyBatch(event.data);
+            };
+            live.source = source;
+          }
+          function closeStream() {
+            if (live.source) { live.source.close(); live.source = null; }
+            document.documentElement.dataset.liveStream = 'closed';
+          }
+
+          function mark(row) {
+            if (calm() || !row || !row.classList) return;
+            row.classList.remove('row-changed');
+            void row.offsetWidth; // restarts the animation for a row marked twice
+            row.classList.add('row-changed');
+            setTimeout(() => row.classList.remove('row-changed'), 2000);
+          }
+
+          // The first row at least partly on screen, and where it is: put back there after the batch.
+          function scrollAnchor() {
+            for (const row of main.querySelectorAll('ul.rows > li[id]')) {
+              const { top, bottom } = row.getBoundingClientRect();
+              if (bottom > 0) return { id: row.id, top };
+            }
+            return null;
+          }
+
+          const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+          function applyBatch(data) {
+            const parsed = document.createElement('template');
+            parsed.innerHTML = data; // inert: nothing in a template runs or loads
+            const streams = [...parsed.content.querySelectorAll('turbo-stream')];
+            if (!streams.length) return;
+            if (streams.some((s) => s.getAttribute('action') === 'refresh')) { refreshRows(); return; }
+            const focused = document.activeElement;
+            const focusRow = focused && focused.closest && focused.closest('li[id]');
+            const focusHref = focused && focused.getAttribute && focused.getAttribute('href');
+            const anchor = scrollAnchor();
+            const removed = new Set(), added = new Set(), changed = new Set();
+            for (const stream of streams) {
+              const action = stream.getAttribute('action');
+              const target = stream.getAttribute('target');
+              const selector = stream.getAttribute('targets');
+              const targets = target !== null ? [document.getElementById(target)].filter(Boolean)
+                : selector ? [...main.querySelectorAll(selector)] : [];
+              const template = stream.querySelector('template');
+              for (const element of targets) {
+                const content = template ? template.content.cloneNode(true) : null;
+                const row = content && content.firstElementChild;
+                if (action === 'remove') { removed.add(element.id); element.remove(); continue; }
+                if (!content) continue;
+                if (action === 'update') { element.replaceChildren(content); continue; }
+                if (row && row.id) { const old = document.getElementById(row.id); if (old && old !== element) old.remove(); }
+                if (action === 'replace') { element.replaceWith(content); changed.add(row && row.id); mark(row); }
+                else if (['before', 'after', 'append', 'prepend'].includes(action)) { element[action](content); added.add(row && row.id); mark(row); }
+              }
+            }
+            const moved = [...added].filter((id) => removed.has(id));
+            const counts = [
+              [added.size - moved.length, 'added'], [removed.size - moved.length, 'removed'], [changed.size, 'changed'], [moved.length, 'moved']]
+              .filter(([n]) => n > 0).map(([n, word]) => `${plural(n, 'row')} ${word}`);
+            if (counts.length) announce(counts.join(', '));
+            if (anchor) {
+              const row = document.getElementById(anchor.id);
+              if (row) window.scrollBy(0, row.getBoundingClientRect().top - anchor.top);
+            }
+            if (focusRow && !focusRow.isConnected) {
+              const row = document.getElementById(focusRow.id);
+              const again = row && ((focusHref && [...row.querySelectorAll('a[href]')].find((a) => a.getAttribute('href') === focusHref)) || row.querySelector('a[href]'));
+              if (again) again.focus({ preventScroll: true });
+            }
+          }
+
+          // Sections or their titles changed in ways rows cannot patch: the window's rows again, in place.
+          async function refreshRows() {
+            try {
+              const url = new URL(location.href);
+              url.searchParams.set('fragment', 'rows');
+              const fragment = await fetchFragment(url.href);
+              const sections = main.querySelectorAll('section.table-section');
+              const pager = main.querySelector('nav.pager');
+              const anchor = sections[0] || pager || document.getElementById('live');
+              anchor.before(fragment);
+              sections.forEach((section) => section.remove());
+              if (pager) pager.remove();
+              announce('The list was updated');
+              watchPager();
+            } catch (error) {
+              showError(`Could not update the list (${error.message}). Reload the page to see the latest rows.`);
+            }
+          }
+
+          if (main.dataset.list !== undefined && 'EventSource' in window && main.querySelector('ul.rows')) {
+            document.addEventListener('visibilitychange', () => { if (document.hidden) closeStream(); else openStream(); });
+            document.addEventListener('cellar:rows-loaded', openStream);
+            if (!document.hidden) openStream();
+          }
         })();
 
         """#

@@ -317,6 +317,10 @@ extension SiteAssets {
           .detail dd { padding-top: 2px; border-top: 0 !important; }
         }
 
+        /* Live lists: a row that came in or changed is marked for a moment (app.js). */
+        @keyframes row-changed { from { background: var(--badge-bg); } to { background: transparent; } }
+        .cell.row-changed { animation: row-changed 2s ease-out; }
+
         @media (prefers-reduced-motion: reduce) {
           *, *::before, *::after { animation: none !important; transition: none !important; scroll-behavior: auto !important; }
         }

@@ -1,0 +1,79 @@
+/// A ``WindowPatch`` as JSON, for clients that watch a list's JSON:
+///
+/// ```json
+/// {"sequence": 12, "operations": [
+///   {"op": "remove", "id": "7"},
+///   {"op": "insert", "section": 0, "before": "9", "row": {"id": "8", "cell": "…", "href": "…", "item": {…}}},
+///   {"op": "replace", "row": {"id": "3", …}},
+///   {"op": "section", "index": 0, "header": "…", "footer": "…"}]}
+/// ```
+///
+/// Operations apply in order. `before` names the row the new one goes before, or is null for the
+/// end of its section in the window; a moved row is removed and inserted again. Rows have the
+/// shape of the list's JSON `rows`. `{"op": "refresh"}` alone means: fetch the window again.
+enum JSONPatchBatch {
+    /// The batch as one line of JSON: the data of one event.
+    static func data(_ patch: WindowPatch, version: WindowVersion, sequence: UInt64) -> String {
+        var json = JSONWriter()
+        json.raw("{")
+        json.key("sequence")
+        json.number(sequence)
+        json.raw(",")
+        json.key("operations")
+        json.raw("[")
+        var first = true
+        for operation in patch.operations {
+            if !first { json.raw(",") }
+            first = false
+            json.raw("{")
+            json.key("op")
+            switch operation {
+            case .refresh:
+                json.string("refresh")
+            case .remove(let id):
+                json.string("remove")
+                json.raw(",")
+                json.key("id")
+                json.string(id)
+            case .insert(let id, let section, let before, _):
+                json.string("insert")
+                json.raw(",")
+                json.key("section")
+                json.number(section)
+                json.raw(",")
+                json.key("before")
+                json.string(orNull: before)
+                writeRow(version.rows[id], into: &json)
+            case .replace(let id):
+                json.string("replace")
+                writeRow(version.rows[id], into: &json)
+            case .titles(let new, _):
+                json.string("section")
+                json.raw(",")
+                json.key("index")
+                json.number(new.index)
+                json.raw(",")
+                json.key("header")
+                json.string(orNull: new.header)
+                json.raw(",")
+                json.key("footer")
+                json.string(orNull: new.footer)
+            }
+            json.raw("}")
+        }
+        json.raw("]}")
+        return String(decoding: json.takeBytes(), as: UTF8.self)
+    }
+
+    /// A batch that has the client fetch the window again.
+    static func refresh(sequence: UInt64) -> String {
+        data(.refresh, version: WindowVersion(), sequence: sequence)
+    }
+
+    private static func writeRow(_ row: [UInt8]?, into json: inout JSONWriter) {
+        json.raw(",")
+        json.key("row")
+        guard let row, !row.isEmpty else { return json.null() }
+        row.withUnsafeBytes { json.append($0) }
+    }
+}

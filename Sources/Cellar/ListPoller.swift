@@ -1,0 +1,77 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A thread that, while any of some lists is watched, asks every interval whether their data
+/// changed, and if so tells their watchers (``ListWatchers/listDidChange(at:)``). It starts with
+/// the first watcher and ends when none is left (``ListWatchers/isWatched(_:)``); made by
+/// ``ListWatchers/poll(_:every:_:)``.
+///
+/// A thread of its own rather than a task: a task waits for a thread of the shared pool, which
+/// code that blocks (a test suite, an app's own work) can hold for long.
+final class ListPoller: Sendable {
+    let paths: Set<String>
+    let interval: Duration
+    let check: @Sendable () -> Bool
+    private weak let watchers: ListWatchers?
+    private let running = Mutex(false)
+
+    init(paths: Set<String>, interval: Duration, watchers: ListWatchers, check: @escaping @Sendable () -> Bool) {
+        self.paths = paths
+        self.interval = interval
+        self.watchers = watchers
+        self.check = check
+    }
+
+    /// Starts the thread unless it runs already.
+    func start() {
+        let starts = running.withLock { running in
+            defer { running = true }
+            return !running
+        }
+        guard starts else { return }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let poller = Unmanaged<ListPoller>.fromOpaque(context!).takeRetainedValue()
+                poller.run()
+                return nil
+            }, context.toOpaque())
+        guard created == 0 else {
+            context.release()
+            running.withLock { $0 = false }
+            return
+        }
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        while true {
+            while let watchers, watchers.isWatched(paths) {
+                Self.sleep(interval)
+                guard check() else { continue }
+                for path in paths { watchers.listDidChange(at: path) }
+            }
+            // Stop, unless a watcher arrived since the last look: its start found the thread running.
+            let stops = running.withLock { running in
+                if let watchers, watchers.isWatched(paths) { return false }
+                running = false
+                return true
+            }
+            if stops { return }
+        }
+    }
+
+    private static func sleep(_ interval: Duration) {
+        let (seconds, attoseconds) = max(interval, .milliseconds(10)).components
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
+    }
+}

@@ -1,0 +1,164 @@
+import MicroHTTP
+import Synchronization
+import TableKit
+
+/// Everyone watching a list: the windows watched (one per list, query and patch format, shared by
+/// all its watchers), the change sequence that numbers their batches, and the way changes come in.
+///
+/// Any list can be watched: its URL asked for with `Accept: text/event-stream` answers with
+/// Server-Sent Events, each a batch of patches for the window its query names (README.md, "Live
+/// lists"). What changed is worked out by rendering the window again and comparing it, row by
+/// row, with the version the watchers have. An app says when a list's data changed, as a
+/// `UITableView` is told to reload:
+///
+/// ```swift
+/// sensors.update(reading)
+/// app.listDidChange(at: "/sensors")   // or, from any thread: watchers.listDidChange(at: "/sensors")
+/// ```
+///
+/// Lists over a store that changes by itself (a database another process writes) are polled
+/// while they are watched: ``poll(_:every:_:)``.
+public final class ListWatchers: Sendable {
+    private struct State: Sendable {
+        var windows: [String: WatchedWindow] = [:]
+        /// For each list with a window, the sequence of its last change (``listDidChange(at:)``)
+        /// since it has had one: a client whose last event is as recent has the list as it is.
+        var lastChange: [String: UInt64] = [:]
+        var monitors: [(paths: Set<String>, start: @Sendable () -> Void)] = []
+    }
+
+    /// How long a window no one watches is kept (and kept up to date), so that a client that
+    /// closed its stream for a while (a hidden tab) is replayed what it missed when it returns.
+    public let idleRetention: Duration
+    private let state = Mutex(State())
+    private let sequence = Atomic<UInt64>(0)
+
+    public init(idleRetention: Duration = .seconds(60)) {
+        self.idleRetention = idleRetention
+    }
+
+    /// Tells every watcher of the list at `path` what changed since it was last told: each window
+    /// of the list is rendered again, compared with the version its watchers have, and the
+    /// difference sent to all of them as one batch. Call it from any thread after the data behind
+    /// the list changed; it returns once the batches are queued.
+    public func listDidChange(at path: String) {
+        let windows = state.withLock { state in
+            purgeIdle(&state)
+            let windows = state.windows.filter { $0.value.route.path == path }
+            if !windows.isEmpty { state.lastChange[path] = sequence.add(1, ordering: .sequentiallyConsistent).newValue }
+            return windows
+        }
+        for (key, window) in windows where !window.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+            state.withLock { state in
+                if state.windows[key] === window { state.windows[key] = nil }
+            }
+        }
+    }
+
+    /// Whether any window of the lists at `paths` is watched, or was within ``idleRetention``.
+    public func isWatched(_ paths: Set<String>) -> Bool {
+        state.withLock { state in
+            purgeIdle(&state)
+            return state.windows.values.contains { paths.contains($0.route.path) }
+        }
+    }
+
+    /// Calls `start` (on the thread that opened the window) each time a window of one of the lists
+    /// at `paths` starts to be watched: a monitor of the store behind them starts polling then, if
+    /// it is not already, and stops once ``isWatched(_:)`` no longer holds.
+    public func onWatchStarts(forListsAt paths: Set<String>, _ start: @escaping @Sendable () -> Void) {
+        state.withLock { $0.monitors.append((paths, start)) }
+    }
+
+    /// Asks `check` every `interval`, on a thread of its own, whether the data behind the lists at
+    /// `paths` changed, while any of them is watched (or kept within ``idleRetention``); when it
+    /// says so, their watchers are told (``listDidChange(at:)``). For a store that changes by
+    /// itself — a file another process writes, a sensor:
+    ///
+    /// ```swift
+    /// app.watchers.poll(["/sensors"], every: .seconds(1)) { sensors.read() }   // true when a reading moved
+    /// ```
+    public func poll(_ paths: Set<String>, every interval: Duration, _ check: @escaping @Sendable () -> Bool) {
+        let poller = ListPoller(paths: paths, interval: interval, watchers: self, check: check)
+        onWatchStarts(forListsAt: paths) { poller.start() }
+    }
+
+    /// Streams open on all windows now.
+    public var watcherCount: Int {
+        let windows = state.withLock { Array($0.windows.values) }
+        return windows.reduce(0) { $0 + $1.watchers }
+    }
+
+    /// Windows watched now (or kept within ``idleRetention``).
+    public var windowCount: Int { state.withLock { $0.windows.count } }
+
+    /// The last sequence given to a batch.
+    var currentSequence: UInt64 { sequence.load(ordering: .sequentiallyConsistent) }
+
+    /// Answers a request to watch a list with an event stream of its window's batches. The last
+    /// event the client has is its `Last-Event-ID` header, or the `_last-event-id` query item (a
+    /// script's `EventSource` cannot send headers; names starting with `_` are not filters).
+    func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
+        let key = Self.key(route: route, format: format, query: request.query)
+        var (window, lastChange) = state.withLock { ($0.windows[key], $0.lastChange[route.path]) }
+        if window == nil {
+            // A new window of a list watched all along starts at the list's last change: a client
+            // that has seen it (one that loaded more rows, or returns to a hidden tab) has the rows
+            // as they are, and needs no refresh. For a list not watched until now, changes may
+            // have gone unnoticed: it starts at the latest sequence.
+            let made = try WatchedWindow(
+                route: route, request: request, format: format, responder: responder, sequence: lastChange ?? currentSequence)
+            let (kept, monitors, changedMeanwhile) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void], Bool) in
+                purgeIdle(&state)
+                if let existing = state.windows[key] { return (existing, [], false) }
+                state.windows[key] = made
+                let changed = state.lastChange[route.path] != lastChange
+                return (made, state.monitors.filter { $0.paths.contains(route.path) }.map(\.start), changed)
+            }
+            for start in monitors { start() }
+            // The list changed while the window was rendered, before it could be told: render it again.
+            if changedMeanwhile && !made.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+                state.withLock { state in
+                    if state.windows[key] === made { state.windows[key] = nil }
+                }
+                throw HTTPError(.internalServerError, "The list at \(route.path) failed to render.")
+            }
+            window = kept
+        }
+        let stream = EventStream()
+        window?.attach(stream, lastEventID: request.headers["Last-Event-ID"] ?? request.query["_last-event-id"]) { [weak self] in
+            self?.currentSequence ?? 0
+        }
+        var response = Response.events(stream)
+        response.headers.add(name: "Vary", value: "Accept")
+        return response
+    }
+
+    /// Closes every stream (the server's stop does it too; this is for tests and apps that stop watching).
+    public func closeAll() {
+        let windows = state.withLock { state in
+            defer {
+                state.windows = [:]
+                state.lastChange = [:]
+            }
+            return Array(state.windows.values)
+        }
+        for window in windows { window.closeAll() }
+    }
+
+    private func purgeIdle(_ state: inout State) {
+        let now = ContinuousClock.now
+        state.windows = state.windows.filter { !$0.value.isIdle(for: idleRetention, at: now) }
+        let watched = Set(state.windows.values.map(\.route.path))
+        state.lastChange = state.lastChange.filter { watched.contains($0.key) }
+    }
+
+    /// One window per list, format and query; the query in a canonical order (items by name, the
+    /// order of items of one name kept, as it matters for `sort`), without the items that do not
+    /// change the rows (`fragment`, and names starting with `_` or `utm_`).
+    static func key(route: ListRoute, format: WatchFormat, query: QueryItems) -> String {
+        let items = query.filter { item in item.name != "fragment" && !item.name.hasPrefix("_") && !item.name.hasPrefix("utm_") }
+        let ordered = items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+        return format.rawValue + " " + route.path + "?" + QueryItems(ordered.map { ($0.name, $0.value) }).percentEncoded
+    }
+}

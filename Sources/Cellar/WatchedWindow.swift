@@ -1,0 +1,151 @@
+import MicroHTTP
+import Synchronization
+import TableKit
+
+/// One window of a list (its path, its query, a patch format) and everyone watching it: the
+/// version they have, one render and one difference per change for all of them, and a bounded
+/// log of recent batches for clients that reconnect with `Last-Event-ID`.
+final class WatchedWindow: Sendable {
+    /// A batch as sent: its sequence and its encoded event.
+    struct LoggedBatch: Sendable {
+        var sequence: UInt64
+        var bytes: [UInt8]
+    }
+
+    private struct State: Sendable {
+        var version: WindowVersion
+        var log: [LoggedBatch] = []
+        var logBytes = 0
+        /// A client whose last event is this sequence or later can be replayed from the log.
+        var coversFrom: UInt64
+        /// The sequence of the last batch, or `coversFrom` before the first.
+        var latest: UInt64
+        var watchers = 0
+        /// When the last watcher left; nil while anyone watches.
+        var idleSince: ContinuousClock.Instant?
+    }
+
+    /// The most batches, and bytes of batches, kept for replay.
+    static let logLimit = (batches: 64, bytes: 1024 * 1024)
+
+    let route: ListRoute
+    let request: Request
+    let format: WatchFormat
+    let responder: ListResponder
+    private let group = EventStreamGroup()
+    private let state: Mutex<State>
+
+    /// Renders the window's first version; throws as the list's page would.
+    init(route: ListRoute, request: Request, format: WatchFormat, responder: ListResponder, sequence: UInt64) throws {
+        self.route = route
+        self.request = request
+        self.format = format
+        self.responder = responder
+        let version = try responder.guarded(request, route: route) {
+            try WindowVersion.render(route, request: request, format: format, responder: responder)
+        }
+        state = Mutex(State(version: version.withoutRows, coversFrom: sequence, latest: sequence))
+    }
+
+    /// Adds a watcher: first what it missed since `lastEventID` (the batches, or a refresh when
+    /// the log no longer reaches back that far), or, for a new watcher, an empty batch that gives it
+    /// the current sequence as its last event id; then every batch to come.
+    func attach(_ stream: EventStream, lastEventID: String?, currentSequence: @escaping @Sendable () -> UInt64) {
+        let format = format
+        state.withLock { state in
+            if let lastEventID {
+                // Any id given out so far from the window's first on: later ids were given to other windows.
+                if let seen = UInt64(lastEventID), seen >= state.coversFrom, seen <= max(state.latest, currentSequence()) {
+                    for batch in state.log where batch.sequence > seen { stream.send(encoded: batch.bytes) }
+                } else {
+                    stream.send(Self.refreshEvent(format: format, sequence: state.latest))
+                }
+            } else {
+                stream.send(Self.greeting(format: format, sequence: state.latest))
+            }
+            group.add(stream)
+            state.watchers += 1
+            state.idleSince = nil
+        }
+        stream.onOverflow { [weak stream] in
+            stream?.replaceQueued(with: Self.refreshEvent(format: format, sequence: currentSequence()))
+        }
+        stream.onClose { [weak self] _ in
+            self?.state.withLock { state in
+                state.watchers -= 1
+                if state.watchers == 0 { state.idleSince = .now }
+            }
+        }
+    }
+
+    /// Whether no one has watched the window for `retention`.
+    func isIdle(for retention: Duration, at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in state.idleSince.map { now - $0 >= retention } ?? false }
+    }
+
+    /// Watchers now.
+    var watchers: Int { state.withLock { $0.watchers } }
+
+    /// Renders the window again and sends its watchers what changed, as one batch with the next
+    /// sequence. On an error (a controller's, a cell's, or two rows with one identity) nothing is
+    /// sent: the error is logged, every watcher's stream is closed, and the result is false.
+    func refresh(nextSequence: () -> UInt64) -> Bool {
+        state.withLock { state in
+            do {
+                let new = try WindowVersion.render(route, request: request, format: format, responder: responder)
+                let patch = try WindowPatch.between(state.version, new)
+                state.version = new.withoutRows
+                guard !patch.isEmpty else { return true }
+                let sequence = nextSequence()
+                let data =
+                    format == .json
+                    ? JSONPatchBatch.data(patch, version: new, sequence: sequence) : TurboStreamBatch.data(patch, version: new)
+                let event = ServerSentEvent(data: data, id: String(sequence))
+                append(LoggedBatch(sequence: sequence, bytes: event.encoded), to: &state)
+                group.broadcast(event)
+                return true
+            } catch {
+                responder.app.logger.error(
+                    "a watched list failed to render; its watchers' streams are closed",
+                    metadata: [
+                        "list": "\(route.path)", "query": "\(request.rawQuery ?? "")", "error": "\(String(describing: error))",
+                        "error_type": "\(String(reflecting: type(of: error)))",
+                    ])
+                group.closeAll()
+                return false
+            }
+        }
+    }
+
+    /// Closes every watcher's stream.
+    func closeAll() {
+        group.closeAll()
+    }
+
+    private func append(_ batch: LoggedBatch, to state: inout State) {
+        state.log.append(batch)
+        state.logBytes += batch.bytes.count
+        state.latest = batch.sequence
+        while state.log.count > Self.logLimit.batches || (state.logBytes > Self.logLimit.bytes && state.log.count > 1) {
+            let dropped = state.log.removeFirst()
+            state.logBytes -= dropped.bytes.count
+            state.coversFrom = dropped.sequence
+        }
+    }
+
+    /// An empty batch with the current sequence as its id, so that a new watcher knows where it
+    /// stands (an event without data would set the id but reach no script): an HTML comment for
+    /// Turbo, which finds no `<turbo-stream>` in it, and no operations in JSON.
+    static func greeting(format: WatchFormat, sequence: UInt64) -> ServerSentEvent {
+        let data =
+            format == .json
+            ? JSONPatchBatch.data(WindowPatch(), version: WindowVersion(), sequence: sequence) : "<!-- watching from \(sequence) -->"
+        return ServerSentEvent(data: data, id: String(sequence))
+    }
+
+    /// The event that has a client load the window again.
+    static func refreshEvent(format: WatchFormat, sequence: UInt64) -> ServerSentEvent {
+        let data = format == .json ? JSONPatchBatch.refresh(sequence: sequence) : TurboStreamBatch.refresh
+        return ServerSentEvent(data: data, id: String(sequence))
+    }
+}

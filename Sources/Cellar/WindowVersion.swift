@@ -1,0 +1,80 @@
+import MicroHTTP
+import TableKit
+
+/// One version of a watched window of a list: its rows' identities with a digest of each row's
+/// rendered bytes (the snapshot the next version is compared with), the bytes themselves, and its
+/// sections' titles.
+struct WindowVersion: Sendable {
+    /// A section of the window: its number in the list and its titles.
+    struct Section: Sendable, Equatable {
+        var index: Int
+        var header: String?
+        var footer: String?
+    }
+
+    /// Rows by identity, in sections named by their numbers; the content is the digest of the row's bytes.
+    var snapshot = TableSnapshot<UInt64>()
+    /// The sections, in the snapshot's order.
+    var sections: [Section] = []
+    /// Each row's `<li>` (for a page) or JSON object, by identity; empty in the version a window keeps.
+    var rows: [String: [UInt8]] = [:]
+
+    /// Renders the window `request` names of `route`'s list, in `format`.
+    ///
+    /// - Throws: what the list's own page would (an ``HTTPError`` for a bad query, a controller's
+    ///   or cell's error), or a 500 ``HTTPError`` that names the identity when two rows of the
+    ///   window share one.
+    static func render(_ route: ListRoute, request: Request, format: WatchFormat, responder: ListResponder) throws -> WindowVersion {
+        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
+        let controller = try responder.makeController(
+            ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
+        var headers = HTTPHeaders()
+        let (layout, page, _) = try responder.window(
+            of: controller, pageRequest, request, route: route, json: format == .json, headers: &headers)
+        let rendering = RowRendering(route: route, registry: responder.app.registry, controller: controller, layout: layout)
+        var version = WindowVersion()
+        do {
+            for slice in layout.slices(in: page.window) {
+                try version.snapshot.appendSections([String(slice.section)])
+                version.sections.append(
+                    Section(
+                        index: slice.section, header: controller.titleForHeader(inSection: slice.section),
+                        footer: controller.titleForFooter(inSection: slice.section)))
+                var items: [(id: String, content: UInt64)] = []
+                items.reserveCapacity(slice.rows.count)
+                for row in slice.rows {
+                    let indexPath = IndexPath(row: row, section: slice.section)
+                    let identifier = controller.identifier(forRowAt: indexPath)
+                    let bytes = format == .json ? try rendering.json(ofRowAt: indexPath) : try rendering.html(ofRowAt: indexPath)
+                    items.append((identifier, Self.digest(bytes)))
+                    version.rows[identifier] = bytes
+                }
+                try version.snapshot.appendItems(items, toSection: String(slice.section))
+            }
+        } catch let error as SnapshotError {
+            // The page itself renders such a list; its patches could not say which row is which.
+            throw HTTPError(.internalServerError, "The list at \(route.path) cannot be watched: \(error)")
+        }
+        return version
+    }
+
+    /// The version as a window keeps it between changes: the comparison needs the identities and
+    /// digests, not the rows' bytes (only rows that changed are sent, from the new version).
+    var withoutRows: WindowVersion {
+        var kept = self
+        kept.rows = [:]
+        return kept
+    }
+
+    /// The identity of the row at `indexPath` of the snapshot (positions, not the list's numbers).
+    func identifier(at indexPath: IndexPath) -> String? {
+        snapshot.item(at: indexPath)?.id
+    }
+
+    /// A 64-bit FNV-1a digest of a row's bytes: whether a row must be sent again.
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return value
+    }
+}

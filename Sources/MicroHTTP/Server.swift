@@ -174,7 +174,7 @@ public final class Server: Sendable {
             cmhd_option_external_logger(logger),
             // Event streams hold their connections open: room for them on top of the ordinary limits.
             cmhd_option_uint(.CONNECTION_LIMIT, UInt32(configuration.daemonConnectionLimit)),
-            cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.daemonPerIPConnectionLimit)),
+            cmhd_option_uint(.PER_IP_CONNECTION_LIMIT, UInt32(configuration.perIPConnectionLimit)),
             cmhd_option_uint(.CONNECTION_TIMEOUT, UInt32(configuration.connectionTimeout)),
             cmhd_option_size(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             cmhd_option_uri_log(MHDCallbacks.logURI, context),

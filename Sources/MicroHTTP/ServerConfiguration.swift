@@ -20,10 +20,9 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int
     /// Simultaneous connections across all clients, event streams aside (see ``eventStreamLimit``); more wait in the backlog.
     public var connectionLimit: Int
-    /// Simultaneous connections from one IP address, event streams aside (load generators and tests open hundreds from 127.0.0.1).
-    ///
-    /// libmicrohttpd enforces the sum with ``eventStreamsPerAddress`` (``daemonPerIPConnectionLimit``): an
-    /// address with no event stream open may hold that many ordinary connections.
+    /// Simultaneous connections from one IP address, its event streams included (load generators and
+    /// tests open hundreds from 127.0.0.1); more are closed at once. An address's streams are capped
+    /// below it by ``eventStreamsPerAddress``, so that one address cannot raise its own limit by watching.
     public var perIPConnectionLimit: Int
     /// Open event streams (``EventStream``) across all clients; one more is answered 503 with `Retry-After`.
     ///
@@ -31,7 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// among its connections. The server lets libmicrohttpd hold ``connectionLimit`` plus this many
     /// (``daemonConnectionLimit``) and raises the process's descriptor limit to match when it can.
     public var eventStreamLimit: Int
-    /// Open event streams from one IP address; one more is answered 503 with `Retry-After`.
+    /// Open event streams from one IP address; one more is answered 503 with `Retry-After`. At most
+    /// ``perIPConnectionLimit``, within which the streams count.
     public var eventStreamsPerAddress: Int
     /// Seconds between heartbeats: a comment sent to each event stream that was sent nothing
     /// meanwhile, so that a client that went away is noticed (by the write that fails) and its stream released.
@@ -62,8 +62,6 @@ public struct ServerConfiguration: Sendable {
     public var largestResponseFields: Int { connectionMemoryLimit / 2 }
     /// The connections libmicrohttpd may hold: ``connectionLimit`` plus ``eventStreamLimit``.
     public var daemonConnectionLimit: Int { connectionLimit + eventStreamLimit }
-    /// The connections libmicrohttpd may hold from one address: ``perIPConnectionLimit`` plus ``eventStreamsPerAddress``.
-    public var daemonPerIPConnectionLimit: Int { perIPConnectionLimit + eventStreamsPerAddress }
     /// The seconds a client refused an event stream (over ``eventStreamLimit`` or ``eventStreamsPerAddress``) is told to wait, in `Retry-After`.
     public static let eventStreamRetryAfter = 10
     /// The most header fields a request may have: 100, as Apache's `LimitRequestFields` and
@@ -96,7 +94,8 @@ public struct ServerConfiguration: Sendable {
             + "base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
     ]
 
-    /// Creates a configuration; every parameter has a production-safe default.
+    /// Creates a configuration; every parameter has a production-safe default (``eventStreamsPerAddress``:
+    /// 64, or ``perIPConnectionLimit`` when that is lower).
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -104,7 +103,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         perIPConnectionLimit: Int = 256,
         eventStreamLimit: Int = 4096,
-        eventStreamsPerAddress: Int = 64,
+        eventStreamsPerAddress: Int? = nil,
         eventStreamHeartbeat: Int = 15,
         connectionTimeout: Int = 30,
         headerTimeout: Int = 10,
@@ -122,7 +121,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perIPConnectionLimit = perIPConnectionLimit
         self.eventStreamLimit = eventStreamLimit
-        self.eventStreamsPerAddress = eventStreamsPerAddress
+        self.eventStreamsPerAddress = eventStreamsPerAddress ?? min(64, perIPConnectionLimit)
         self.eventStreamHeartbeat = eventStreamHeartbeat
         self.connectionTimeout = connectionTimeout
         self.headerTimeout = headerTimeout
@@ -236,7 +235,9 @@ public struct ServerConfiguration: Sendable {
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, not \(connectionLimit)")
         try require(perIPConnectionLimit >= 1, "perIPConnectionLimit must be at least 1, not \(perIPConnectionLimit)")
         try require(eventStreamLimit >= 0, "eventStreamLimit must not be negative, not \(eventStreamLimit)")
-        try require(eventStreamsPerAddress >= 0, "eventStreamsPerAddress must not be negative, not \(eventStreamsPerAddress)")
+        try require(
+            (0...perIPConnectionLimit).contains(eventStreamsPerAddress),
+            "eventStreamsPerAddress must be in 0...perIPConnectionLimit (\(perIPConnectionLimit)), not \(eventStreamsPerAddress)")
         try require((1...3600).contains(eventStreamHeartbeat), "eventStreamHeartbeat must be in 1...3600 seconds, not \(eventStreamHeartbeat)")
         try require(connectionTimeout >= 1, "connectionTimeout must be at least 1 second, not \(connectionTimeout)")
         try require((0...3600).contains(headerTimeout), "headerTimeout must be in 0...3600 seconds, not \(headerTimeout)")

@@ -162,6 +162,10 @@ import Testing
         #expect(variable.log.contains("CELLAR_TIMEOUT='soon' is not a whole number"))
         let development = try RunningApp(["serve"], environment: ["CELLAR_DEVELOPMENT": "maybe"])
         #expect(try development.waitForExit() == 64)
+        // An address's watchers are within its connections: more watchers than connections is a usage error.
+        let watchers = try RunningApp(["serve", "--max-connections-per-ip", "8", "--max-watchers-per-ip", "9"])
+        #expect(try watchers.waitForExit() == 64)
+        #expect(watchers.log.contains("--max-watchers-per-ip must be between 0 and --max-connections-per-ip (8)"))
     }
 
     @Test func aSetUpErrorExits64WithItsMessage() throws {

@@ -785,8 +785,8 @@ help_mentions() { # help_mentions "ARGS" WORD...
     [ -z "$missing" ] || { echo "    'cellar $args' does not mention:$missing"; return 1; }
 }
 environment_names=(HOST PORT CELLAR_PUBLIC CELLAR_THREADS CELLAR_LOG_LEVEL CELLAR_LOG_FORMAT CELLAR_MAX_CONNECTIONS
-    CELLAR_MAX_CONNECTIONS_PER_IP CELLAR_TIMEOUT CELLAR_SHUTDOWN_GRACE)
-serve_flags=(--public --host --port --threads --log-level --log-format --max-connections --max-connections-per-ip
+    CELLAR_MAX_CONNECTIONS_PER_IP CELLAR_MAX_WATCHERS CELLAR_MAX_WATCHERS_PER_IP CELLAR_TIMEOUT CELLAR_SHUTDOWN_GRACE)
+serve_flags=(--public --host --port --threads --log-level --log-format --max-connections --max-connections-per-ip --max-watchers --max-watchers-per-ip
     --timeout --shutdown-grace)
 check "cellar --help: the subcommands and every environment variable" \
     help_mentions --help serve routes healthcheck SIGTERM "${environment_names[@]}" "${serve_flags[@]}"

@@ -129,6 +129,8 @@ struct AppCommand: ParsableCommand {
                   CELLAR_LOG_FORMAT               --log-format
                   CELLAR_MAX_CONNECTIONS          --max-connections
                   CELLAR_MAX_CONNECTIONS_PER_IP   --max-connections-per-ip
+                  CELLAR_MAX_WATCHERS             --max-watchers
+                  CELLAR_MAX_WATCHERS_PER_IP      --max-watchers-per-ip
                   CELLAR_TIMEOUT                  --timeout
                   CELLAR_HEADER_TIMEOUT           --header-timeout
                   CELLAR_SHUTDOWN_GRACE           --shutdown-grace

@@ -29,6 +29,15 @@ struct ServeCommand: AppSubcommand {
     @Option(help: ArgumentHelp("Connections from one address at once (env CELLAR_MAX_CONNECTIONS_PER_IP).", valueName: "count"))
     var maxConnectionsPerIP: Int = EnvironmentVariables.int("CELLAR_MAX_CONNECTIONS_PER_IP") ?? 256
 
+    @Option(help: ArgumentHelp("Lists watched at once, live (env CELLAR_MAX_WATCHERS); more get 503.", valueName: "count"))
+    var maxWatchers: Int = EnvironmentVariables.int("CELLAR_MAX_WATCHERS") ?? 4096
+
+    @Option(
+        help: ArgumentHelp(
+            "Lists watched at once from one address, within its connections (env CELLAR_MAX_WATCHERS_PER_IP; default 64 or fewer).",
+            valueName: "count"))
+    var maxWatchersPerIP: Int?
+
     @Option(help: ArgumentHelp("Seconds an idle or stalled connection is kept (env CELLAR_TIMEOUT).", valueName: "seconds"))
     var timeout: Int = EnvironmentVariables.int("CELLAR_TIMEOUT") ?? 30
 
@@ -47,9 +56,15 @@ struct ServeCommand: AppSubcommand {
         ))
     var development: Bool = EnvironmentVariables.flag("CELLAR_DEVELOPMENT")
 
+    /// The flag, the variable, or 64 — at most the connections an address may hold.
+    private var watchersPerIP: Int {
+        maxWatchersPerIP ?? EnvironmentVariables.int("CELLAR_MAX_WATCHERS_PER_IP") ?? min(64, maxConnectionsPerIP)
+    }
+
     func validate() throws {
         try EnvironmentVariables.validate(
-            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_TIMEOUT", "CELLAR_HEADER_TIMEOUT",
+            "PORT", "CELLAR_THREADS", "CELLAR_MAX_CONNECTIONS", "CELLAR_MAX_CONNECTIONS_PER_IP", "CELLAR_MAX_WATCHERS", "CELLAR_MAX_WATCHERS_PER_IP",
+            "CELLAR_TIMEOUT", "CELLAR_HEADER_TIMEOUT",
             "CELLAR_SHUTDOWN_GRACE", "CELLAR_DEVELOPMENT")
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port)).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256 (got \(threads)).") }
@@ -61,6 +76,11 @@ struct ServeCommand: AppSubcommand {
         }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1 (got \(maxConnections)).") }
         guard maxConnectionsPerIP >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1 (got \(maxConnectionsPerIP)).") }
+        guard maxWatchers >= 0 else { throw ValidationError("--max-watchers must not be negative (got \(maxWatchers)).") }
+        guard (0...maxConnectionsPerIP).contains(watchersPerIP) else {
+            throw ValidationError(
+                "--max-watchers-per-ip must be between 0 and --max-connections-per-ip (\(maxConnectionsPerIP)) (got \(watchersPerIP)).")
+        }
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds (got \(timeout)).") }
         guard (0...3600).contains(headerTimeout) else {
             throw ValidationError("--header-timeout must be between 0 and 3600 seconds (got \(headerTimeout)).")
@@ -79,6 +99,7 @@ struct ServeCommand: AppSubcommand {
         let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
+            eventStreamLimit: maxWatchers, eventStreamsPerAddress: watchersPerIP,
             connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer,
             bufferedResponseBytes: app.bufferedResponseBytes)
         let server = Server(

@@ -72,8 +72,9 @@ public final class App {
     /// A folder of prototype templates for the database's cell rules (`--templates`), if any.
     public var databaseTemplatesPath: String?
     /// Everyone watching a list (its URL with `Accept: text/event-stream`); tell it when a list's
-    /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread.
-    public let watchers = ListWatchers()
+    /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread. Replace
+    /// it before ``makeRouter()`` to change how long and how many unwatched windows are kept.
+    public var watchers = ListWatchers()
     /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
     public var layout = PageLayout.standard
     private var index: (path: String, title: String)?

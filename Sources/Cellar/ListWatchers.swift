@@ -30,11 +30,17 @@ public final class ListWatchers: Sendable {
     /// How long a window no one watches is kept (and kept up to date), so that a client that
     /// closed its stream for a while (a hidden tab) is replayed what it missed when it returns.
     public let idleRetention: Duration
+    /// How many windows no one watches are kept at most: beyond it, those idle the longest go
+    /// first. Each window is rendered again on every change of its list and keeps a log of its
+    /// recent batches, so a client opening and closing streams with ever new queries must not
+    /// make them pile up.
+    public let idleWindowLimit: Int
     private let state = Mutex(State())
     private let sequence = Atomic<UInt64>(0)
 
-    public init(idleRetention: Duration = .seconds(60)) {
+    public init(idleRetention: Duration = .seconds(60), idleWindowLimit: Int = 256) {
         self.idleRetention = idleRetention
+        self.idleWindowLimit = max(0, idleWindowLimit)
     }
 
     /// Tells every watcher of the list at `path` what changed since it was last told: each window
@@ -149,6 +155,12 @@ public final class ListWatchers: Sendable {
     private func purgeIdle(_ state: inout State) {
         let now = ContinuousClock.now
         state.windows = state.windows.filter { !$0.value.isIdle(for: idleRetention, at: now) }
+        let idle = state.windows.compactMap { key, window in window.idleSince.map { (key: key, since: $0) } }
+        if idle.count > idleWindowLimit {
+            for window in idle.sorted(by: { $0.since < $1.since }).prefix(idle.count - idleWindowLimit) {
+                state.windows[window.key] = nil
+            }
+        }
         let watched = Set(state.windows.values.map(\.route.path))
         state.lastChange = state.lastChange.filter { watched.contains($0.key) }
     }

@@ -83,6 +83,9 @@ final class WatchedWindow: Sendable {
         state.withLock { state in state.idleSince.map { now - $0 >= retention } ?? false }
     }
 
+    /// When its last watcher left, or nil while it is watched.
+    var idleSince: ContinuousClock.Instant? { state.withLock { $0.idleSince } }
+
     /// Watchers now.
     var watchers: Int { state.withLock { $0.watchers } }
 

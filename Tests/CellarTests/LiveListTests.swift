@@ -239,6 +239,29 @@ import Testing
         #expect(try Self.nextBatch(clients[0]).data.contains("row-s1"))
     }
 
+    @Test func unwatchedWindowsAreCappedTheLongestIdleFirst() throws {
+        let store = Store(Self.letters)
+        let server = try TestServer { app in
+            app.watchers = ListWatchers(idleWindowLimit: 2)
+            try app.register(NameCell.self)
+            app.list("/names", title: "Names") { _ in StoreController(rows: store.current, footer: store.currentFooter) }
+        }
+        // Five windows (five queries), each left by its only watcher.
+        for limit in 1...5 { try EventStreamClient(port: server.port, target: "/names?limit=\(limit)").close() }
+        // A vanished client is noticed when a write to it fails: change the list until no one watches.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var step = 0
+        while server.app.watchers.watcherCount > 0 && ContinuousClock.now < deadline {
+            step += 1
+            store.set([("s\(step)", "S")] + Self.letters)  // first: every window changes
+            server.app.listDidChange(at: "/names")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(server.app.watchers.watcherCount == 0)
+        server.app.listDidChange(at: "/names")
+        #expect(server.app.watchers.windowCount == 2)
+    }
+
     @Test func aWatcherThatReadsTooSlowlyGetsARefreshNotAGrowingQueue() throws {
         // Forty rows of 20 KB each, all changed at each step: a batch is 800 KB, more than a stream
         // queues (256 KiB), and twenty of them more than the sockets' buffers hold.

@@ -62,15 +62,6 @@ extension HTMLWriter {
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
-        // Most row identifiers are a few digits: read from the small string's own bits, they need
-        // no copy to the stack and no loop.
-        if let digits = Self.smallDigits(segment) {
-            buffer.write(reserving: 8) { out in
-                UnsafeMutableRawPointer(out).storeBytes(of: digits.word, as: UInt64.self)
-                return digits.count
-            }
-            return
-        }
         let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
             buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
         }
@@ -78,12 +69,5 @@ extension HTMLWriter {
             var segment = segment
             segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) } }
         }
-    }
-
-    /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
-    /// string (``ByteScan/smallASCII(_:)``); nil otherwise.
-    @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
-        guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
-        return (small.low, small.count)
     }
 }

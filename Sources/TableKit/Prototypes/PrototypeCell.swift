@@ -85,7 +85,7 @@ public final class PrototypeCell: TableViewCell {
             _ = slots.update(fromContentsOf: template.slots(for: Data.self))
             slotsType = dataType
         }
-        template.render(into: &html, data: data, selectionAt: selectionStorage, slots: UnsafePointer(slots.baseAddress))
+        template.render(into: &html, data: data, selection: selection, slots: UnsafePointer(slots.baseAddress))
     }
 
     /// Renders the template filled from `data`, which the cell does not keep (its `data` is `nil`

@@ -62,12 +62,24 @@ extension HTMLWriter {
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
-        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
-            buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
-        }
+        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { appendPathSegment($0) }
         if done == nil {
             var segment = segment
-            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) } }
+            segment.withUTF8 { appendPathSegment($0) }
         }
+    }
+
+    @inline(__always) mutating func appendPathSegment(_ source: UnsafeBufferPointer<UInt8>) {
+        // Most row identifiers are a few digits: up to eight are tested and stored as one word.
+        if let input = source.baseAddress, source.count > 0, source.count <= 8 {
+            let word = ByteScan.gather(input, count: source.count)
+            if ByteScan.nonDigits(word, count: source.count) == 0 {
+                buffer.reserve(8)
+                ByteScan.store(word, at: buffer.base.unsafelyUnwrapped + buffer.length)
+                buffer.length &+= source.count
+                return
+            }
+        }
+        buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
     }
 }

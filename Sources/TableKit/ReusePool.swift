@@ -16,8 +16,7 @@ public final class ReusePool {
         /// the CSS class escaped once for an attribute value. Raw memory owned by the entry, so
         /// writing it per row is one copy and retains nothing.
         let rowOpening: UnsafeRawBufferPointer
-        /// The recycled cells of this entry, last in first out.
-        @exclusivity(unchecked) var idle: [TableViewCell] = []
+        @exclusivity(unchecked) var idle = IdleCells()
 
         init(identifier: String, registration: ReuseRegistry.Registration, styleClass: String) {
             self.identifier = identifier
@@ -35,6 +34,47 @@ public final class ReusePool {
 
         deinit {
             rowOpening.deallocate()
+        }
+    }
+
+    /// The recycled cells of one entry, last in first out: a stack in memory the entry owns. A
+    /// row pops one and pushes it back, which an `Array` did with a uniqueness check and a
+    /// capacity check each time; here each is a move through a pointer.
+    struct IdleCells: ~Copyable {
+        private var cells: UnsafeMutablePointer<TableViewCell>
+        private var capacity: Int
+        private(set) var count = 0
+
+        init() {
+            capacity = 4
+            cells = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            cells.deinitialize(count: count)
+            cells.deallocate()
+        }
+
+        /// Takes the cell pushed last, if any.
+        @inline(__always) mutating func pop() -> TableViewCell? {
+            guard count > 0 else { return nil }
+            count &-= 1
+            return (cells + count).move()
+        }
+
+        /// Keeps `cell`, taking over the caller's reference.
+        @inline(__always) mutating func push(_ cell: consuming TableViewCell) {
+            if count == capacity { grow() }
+            (cells + count).initialize(to: cell)
+            count &+= 1
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<TableViewCell>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: cells, count: count)
+            cells.deallocate()
+            cells = larger
+            capacity *= 2
         }
     }
 

@@ -61,7 +61,7 @@ public final class TableView {
         guard let entry = cell.poolEntryReference else { return }
         cell.selection = nil
         var handedOver: TableViewCell? = consume cell
-        entry._withUnsafeGuaranteedRef { $0.idle.append(handedOver.take().unsafelyUnwrapped) }
+        entry._withUnsafeGuaranteedRef { $0.idle.push(handedOver.take().unsafelyUnwrapped) }
     }
 
     /// Dequeues a class cell by its own identifier, found by type so the name is not spelled per row.
@@ -96,7 +96,7 @@ public final class TableView {
 
     private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
         // Each branch returns its own cell rather than assigning one shared variable.
-        if let recycled = entry.idle.popLast() {
+        if let recycled = entry.idle.pop() {
             pool.countReused()
             recycled.prepareForReuse()
             recycled.indexPath = indexPath

@@ -10,7 +10,6 @@ import ByteWriters
 /// The table writes the row's `<li class="cell …" id="row-…">` element around what
 /// ``render(into:)`` writes; a cell writes the row's content only.
 open class TableViewCell: CellIdentifiable {
-    /// Where this row's selection leads (its detail page), set by the table before configuration.
     // The table sets these on every row; a cell belongs to one render at a time, so the
     // run-time exclusivity checks would only cost time.
     /// Where this row's selection leads (its detail page), set by the table before configuration.

@@ -60,34 +60,19 @@ public enum ByteScan {
         case json
     }
 
-    /// `string`'s two words and its byte count when it is a small ASCII string (1 to 15 bytes);
-    /// nil otherwise. On 64-bit little-endian platforms a small string keeps its bytes in order in
-    /// its two words, the second's top byte `0xE0 | count` when every byte is ASCII
-    /// (SmallStringTests holds this layout to what `utf8` reads). Storing the words and keeping
-    /// `count` bytes writes the text without copying it to the stack first.
-    @inlinable @inline(__always) public static func smallASCII(_ string: String) -> (low: UInt64, high: UInt64, count: Int)? {
-        #if _pointerBitWidth(_64) && _endian(little)
-            let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-            let top = high &>> 56
-            let count = Int(top & 0x0F)
-            guard top & 0xF0 == 0xE0, count > 0 else { return nil }
-            return (low, high, count)
-        #else
-            return nil
-        #endif
-    }
-
-    /// ``smallASCII(_:)`` when nothing in the text needs HTML escaping (``htmlMask(_:)``).
-    @inlinable @inline(__always) public static func smallCleanHTMLText(_ string: String) -> (low: UInt64, high: UInt64, count: Int)? {
-        guard let small = smallASCII(string) else { return nil }
-        // Only the lowest flagged byte of a word is exact: with none among the text's bytes,
-        // none of them is flagged (the discriminator's byte is above them).
-        if small.count <= 8 {
-            guard htmlMask(small.low) & lowBytes(small.count) == 0 else { return nil }
-        } else {
-            guard htmlMask(small.low) == 0, htmlMask(small.high) & lowBytes(small.count &- 8) == 0 else { return nil }
-        }
-        return small
+    /// ``copyIfShortAndClean(_:count:to:flags:)`` for HTML text, in Swift the caller inlines:
+    /// copies 1 to 16 bytes that ``htmlMask(_:)`` flags nowhere and says whether it did. 8 to 16
+    /// bytes are two overlapping words; fewer are gathered into one. `out` must have room for 16 bytes.
+    @inlinable @inline(__always) static func copyIfShortAndCleanHTML(
+        _ input: UnsafePointer<UInt8>, count: Int, to out: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        guard count >= 8 else { return copyIfTinyAndClean(input, count: count, to: out, flags: .html) }
+        let first = load(input)
+        let last = load(input + (count &- 8))
+        guard htmlMask(first) | htmlMask(last) == 0 else { return false }
+        store(first, at: out)
+        store(last, at: out + (count &- 8))
+        return true
     }
 
     /// Copies a text of 1 to 16 bytes that `flags` flags nowhere, and says whether it did (false:

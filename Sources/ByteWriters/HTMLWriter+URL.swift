@@ -62,28 +62,24 @@ extension HTMLWriter {
     /// Appends a URL path segment, percent-encoding everything but unreserved characters,
     /// so the result is safe both as a path segment and inside an attribute value.
     public mutating func pathSegment(_ segment: String) {
-        // Most row identifiers are a few digits: read from the small string's own bits, they need
-        // no copy to the stack and no loop.
-        if let digits = Self.smallDigits(segment) {
-            buffer.write(reserving: 8) { out in
-                UnsafeMutableRawPointer(out).storeBytes(of: digits.word, as: UInt64.self)
-                return digits.count
-            }
-            return
-        }
-        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { source in
-            buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
-        }
+        let done: Void? = segment.utf8.withContiguousStorageIfAvailable { appendPathSegment($0) }
         if done == nil {
             var segment = segment
-            segment.withUTF8 { source in buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) } }
+            segment.withUTF8 { appendPathSegment($0) }
         }
     }
 
-    /// `string`'s bytes as one word and their count when it is 1 to 8 ASCII digits stored as a small
-    /// string (``ByteScan/smallASCII(_:)``); nil otherwise.
-    @inline(__always) static func smallDigits(_ string: String) -> (word: UInt64, count: Int)? {
-        guard let small = ByteScan.smallASCII(string), small.count <= 8, ByteScan.nonDigits(small.low, count: small.count) == 0 else { return nil }
-        return (small.low, small.count)
+    @inline(__always) mutating func appendPathSegment(_ source: UnsafeBufferPointer<UInt8>) {
+        // Most row identifiers are a few digits: up to eight are tested and stored as one word.
+        if let input = source.baseAddress, source.count > 0, source.count <= 8 {
+            let word = ByteScan.gather(input, count: source.count)
+            if ByteScan.nonDigits(word, count: source.count) == 0 {
+                buffer.reserve(8)
+                ByteScan.store(word, at: buffer.base.unsafelyUnwrapped + buffer.length)
+                buffer.length &+= source.count
+                return
+            }
+        }
+        buffer.write(reserving: source.count &* 3) { PercentEncoding.writeSegment(source, into: $0) }
     }
 }

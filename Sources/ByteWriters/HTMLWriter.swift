@@ -17,8 +17,6 @@ internal import CByteScan
 /// ```
 public struct HTMLWriter: ~Copyable, Sendable {
     @usableFromInline var buffer: ByteBuffer
-    /// The link of the row a table is writing, while it writes it (see ``RowLink``).
-    @usableFromInline package var rowLink: RowLink?
 
     public init(capacity: Int = 0) {
         buffer = ByteBuffer(capacity: capacity)
@@ -40,31 +38,26 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     /// Empties the buffer, keeping its capacity.
     public mutating func removeAll(keepingCapacity: Bool = true) {
-        rowLink = nil
         buffer.removeAll(keepingCapacity: keepingCapacity)
     }
 
     /// Takes the bytes out as an array (a copy), leaving the writer empty.
     public mutating func takeBytes() -> [UInt8] {
-        rowLink = nil
         return buffer.takeBytes()
     }
 
     /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
     public mutating func takeStorage() -> ByteStorage {
-        rowLink = nil
         return buffer.takeStorage()
     }
 
     /// Takes the buffer out with what was written, leaving the writer empty.
     public mutating func takeBuffer() -> ByteBuffer {
-        rowLink = nil
         return exchange(&buffer, with: ByteBuffer())
     }
 
     /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
     public mutating func removeFirst(_ count: Int) {
-        rowLink = nil
         buffer.removeFirst(count)
     }
 
@@ -96,18 +89,8 @@ public struct HTMLWriter: ~Copyable, Sendable {
 
     /// Appends text, escaped for an element's content or an attribute value.
     @inlinable public mutating func text(_ text: String) {
-        // A short ASCII text with nothing to escape (a name, a role) is stored from the small
-        // string's own bits: no copy of it to the stack and no call to the escaper.
-        if let small = ByteScan.smallCleanHTMLText(text) {
-            buffer.write(reserving: 16) { out in
-                ByteScan.store(small.low, at: out)
-                ByteScan.store(small.high, at: out + 8)
-                return small.count
-            }
-            return
-        }
         // Native and small strings lend their UTF-8 without a copy of the string value.
-        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendText($0) }
         if done == nil {
             var text = text
             text.withUTF8 { appendEscaped($0) }
@@ -147,6 +130,20 @@ public struct HTMLWriter: ~Copyable, Sendable {
         append(UInt8(ascii: " "))
         raw(name)
         raw("=\"")
+    }
+
+    /// Appends `source` escaped: a short text with nothing to escape (a name, a role, a link's
+    /// base) is copied with a word or two here, without a call; anything else goes to the escaper.
+    @inlinable @inline(__always) mutating func appendText(_ source: UnsafeBufferPointer<UInt8>) {
+        if let input = source.baseAddress, source.count <= 16 {
+            buffer.reserve(16)
+            let out = buffer.base.unsafelyUnwrapped + buffer.length
+            if ByteScan.copyIfShortAndCleanHTML(input, count: source.count, to: out) {
+                buffer.length &+= source.count
+                return
+            }
+        }
+        appendEscaped(source)
     }
 
     /// Appends `source` escaped (see ``escape(_:into:)``), written in one pass.

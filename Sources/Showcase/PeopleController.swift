@@ -27,10 +27,7 @@ public struct PeopleController: TableController, JSONItemWriting {
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { people[indexPath.row] }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
-        // Borrowed from the array, which outlives the call: no retain and release of the person per row.
-        cells.people.withUnsafeBufferPointer { people in
-            Unmanaged.passUnretained(people[indexPath.row])._withUnsafeGuaranteedRef { $0.writeJSON(into: &json) }
-        }
+        cells.people[indexPath.row].writeJSON(into: &json)
         return true
     }
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { people[indexPath.row].detail }

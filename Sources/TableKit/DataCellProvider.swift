@@ -79,8 +79,7 @@ public struct DataCellProvider {
     public func dequeueConfiguredCell(from tableView: TableView, selection: consuming RowSelection? = nil) throws -> TableViewCell {
         let cell = try dequeueCell(from: tableView, selection: selection)
         do {
-            // `cell` is owned here until it is returned: configure borrows it without a retain.
-            try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef { try configuration.configure($0, identifier: explicitIdentifier) }
+            try configuration.configure(cell, identifier: explicitIdentifier)
         } catch {
             tableView.recycle(cell)
             throw error
@@ -149,11 +148,8 @@ extension CellConfiguration {
     @usableFromInline var prototypeData: (any PrototypeData)? { nil }
 
     @usableFromInline func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws {
-        // The caller owns `cell` for the whole row: borrow it without a retain.
-        try Unmanaged.passUnretained(cell)._withUnsafeGuaranteedRef {
-            try configure($0, identifier: identifier)
-            try $0.render(into: &html)
-        }
+        try configure(cell, identifier: identifier)
+        try cell.render(into: &html)
     }
 }
 

@@ -6,10 +6,8 @@
 struct HTMLTableSink: TableWalkSink, ~Copyable {
     var html: HTMLWriter
     let tableView: TableView
-    /// The path rows link under (the table view's ``TableView/selectionBase`` when the render
-    /// began), and its link prefix (`base/`, escaped) for `HTMLWriter.RowLink`, owned by the renderer.
+    /// The path rows link under (the table view's ``TableView/selectionBase`` when the render began).
     let linkBase: String?
-    let linkPrefix: UnsafeRawBufferPointer
 
     var byteCount: Int { html.count }
 
@@ -55,26 +53,17 @@ struct HTMLTableSink: TableWalkSink, ~Copyable {
         } else {
             html.raw("<li class=\"cell\" id=\"row-")
         }
-        let encodedStart = html.count
         html.pathSegment(identifier)
-        // The row's link repeats its identifier: the cell copies it from here (`linkBase`, and the
-        // identifier in the cell's selection, stay alive until the row is written, which is what
-        // lets the writer name them by their bits).
         if let linkBase {
-            html.rowLink = HTMLWriter.RowLink(
-                base: HTMLWriter.StringBits(linkBase), identifier: HTMLWriter.StringBits(identifier), prefix: linkPrefix,
-                encoded: encodedStart..<html.count)
             cell.selection = RowSelection(base: linkBase, identifier: consume identifier)
         }
         html.raw("\">")
         do {
             try provider.configureAndRender(cell, into: &html)
         } catch {
-            html.rowLink = nil
             tableView.recycle(cell)
             throw error
         }
-        html.rowLink = nil
         html.raw("</li>\n")
         // The cell's last use: the pool takes it over without another retain.
         tableView.recycle(consuming: cell)

@@ -3,11 +3,8 @@ import ByteWriters
 /// A cell that shows one model object per row: the row's item is set by configuration and lent
 /// to ``render(_:into:)`` for the time of the render.
 ///
-/// Lending is the point. A cell written the plain way — `var person: Person?`, then
-/// `guard let person` in `render(into:)` — copies the reference out of the cell, and every
-/// `html.text(person.email)` on that copy retains and releases the string: atomic operations,
-/// several per row. Here the item is read once through a guaranteed reference, and its text is
-/// borrowed as it is written.
+/// The cell reads its item once per row and lends it to ``render(_:into:)``, which writes the
+/// item's text as it is stored.
 ///
 /// ```swift
 /// final class EngineerCell: ItemCell<Person> {
@@ -25,26 +22,10 @@ import ByteWriters
 /// closure does not. A subclass that overrides ``prepareForReuse()`` calls `super`, which lets go
 /// of the previous row's item.
 open class ItemCell<Item: AnyObject>: TableViewCell, ConfigurableCell {
-    // The item is owned by `storage`; `reference` is the same pointer, unretained, which rendering
-    // borrows: `storage` keeps it alive for as long as the cell holds it.
-    @exclusivity(unchecked) private var storage: Item?
-    @exclusivity(unchecked) private var reference: Unmanaged<Item>?
-
     public required init() {}
 
     /// The row's item, until the next reuse.
-    public var item: Item? {
-        get { storage }
-        set {
-            // No `Optional.map`: this runs unspecialized for the subclass's item type, once per row.
-            if let newValue {
-                reference = Unmanaged.passUnretained(newValue)
-            } else {
-                reference = nil
-            }
-            storage = newValue
-        }
-    }
+    @exclusivity(unchecked) public var item: Item?
 
     /// Sets the row's item.
     public func configure(with item: Item) {
@@ -61,7 +42,7 @@ open class ItemCell<Item: AnyObject>: TableViewCell, ConfigurableCell {
 
     /// Lends the item to ``render(_:into:)``; writes nothing when the cell has none.
     public final override func render(into html: inout HTMLWriter) throws {
-        guard let reference else { return }
-        try reference._withUnsafeGuaranteedRef { try render($0, into: &html) }
+        guard let item else { return }
+        try render(item, into: &html)
     }
 }

@@ -17,13 +17,6 @@ public struct RowSelection: Sendable {
 
     /// Writes the link target as an attribute value (escaped; the identifier percent-encoded).
     public func write(into html: inout HTMLWriter) {
-        // In a table's render, the row's own link is already written once (encoded in its `id`).
-        if html.copyRowLink(of: self) { return }
-        writeEscaped(into: &html)
-    }
-
-    /// ``write(into:)`` without looking for the row's link to copy (for a caller that already did).
-    func writeEscaped(into html: inout HTMLWriter) {
         html.attributeText(base)
         html.raw("/")
         html.pathSegment(identifier)
@@ -48,23 +41,5 @@ extension HTMLWriter {
             raw("\"")
         }
         raw(">")
-    }
-}
-
-extension HTMLWriter {
-    /// Writes `selection`'s link by copying what the table wrote for this row, when the selection
-    /// is the row's own; returns false (having written nothing) otherwise.
-    @inline(__always) mutating func copyRowLink(of selection: RowSelection) -> Bool {
-        copyRowLink(base: StringBits(selection.base), identifier: StringBits(selection.identifier))
-    }
-
-    /// ``copyRowLink(of:)`` for a selection read where it is stored, without copying it (or
-    /// retaining its strings) first.
-    @inline(__always) mutating func copyRowLink(at selection: UnsafePointer<RowSelection>) -> Bool {
-        guard rowLink != nil else { return false }
-        let raw = UnsafeRawPointer(selection)
-        let identifier = raw + MemoryLayout<RowSelection>.offset(of: \.identifier).unsafelyUnwrapped
-        let base = raw + MemoryLayout<RowSelection>.offset(of: \.base).unsafelyUnwrapped
-        return copyRowLink(base: StringBits(at: base), identifier: StringBits(at: identifier))
     }
 }

@@ -24,20 +24,13 @@ public struct TableRenderer {
 
     private var walk: TableWalk
     /// The table view's ``TableView/selectionBase`` when the render began, which every row links
-    /// under (read once, not per row), and its link prefix (`base/`, escaped) for `HTMLWriter.RowLink`.
+    /// under (read once, not per row).
     private let linkBase: String?
-    private let linkPrefix: [UInt8]
 
     public init(controller: any TableController, tableView: TableView, layout: TableLayout? = nil, window: Range<Int>? = nil) {
         walk = TableWalk(controller: controller, layout: layout, window: window)
         self.tableView = tableView
         linkBase = tableView.selectionBase
-        var prefix = HTMLWriter()
-        if let linkBase {
-            prefix.attributeText(linkBase)
-            prefix.raw("/")
-        }
-        linkPrefix = prefix.takeBytes()
     }
 
     /// Whether everything has been written.
@@ -58,12 +51,9 @@ public struct TableRenderer {
 
     /// Lends `body` a sink that writes into `html` (moved in and back out, not copied).
     private func withSink<Result>(writingInto html: inout HTMLWriter, _ body: (inout HTMLTableSink) throws -> Result) throws -> Result {
-        // The rows' links borrow the prefix for the call; the renderer keeps the array.
-        try linkPrefix.withUnsafeBytes { prefix in
-            var sink = HTMLTableSink(html: HTMLWriter(), tableView: tableView, linkBase: linkBase, linkPrefix: prefix)
-            swap(&sink.html, &html)
-            defer { swap(&sink.html, &html) }
-            return try body(&sink)
-        }
+        var sink = HTMLTableSink(html: HTMLWriter(), tableView: tableView, linkBase: linkBase)
+        swap(&sink.html, &html)
+        defer { swap(&sink.html, &html) }
+        return try body(&sink)
     }
 }

@@ -10,17 +10,10 @@ import ByteWriters
 /// The table writes the row's `<li class="cell …" id="row-…">` element around what
 /// ``render(into:)`` writes; a cell writes the row's content only.
 open class TableViewCell: CellIdentifiable {
-    /// Where this row's selection leads (its detail page), set by the table before configuration.
-    public internal(set) var selection: RowSelection? {
-        // Lent where it is stored (`html.openSelectionLink(selection)` borrows it), not copied out.
-        _read { yield selectionStorage.pointee }
-        set { selectionStorage.pointee = newValue }
-    }
-    // In memory the cell owns, so that a render can lend it (`selectionStorage.pointee` is read in
-    // place) instead of copying it, and the two strings in it, out of the cell on every row.
-    let selectionStorage: UnsafeMutablePointer<RowSelection?>
     // The table sets these on every row; a cell belongs to one render at a time, so the
     // run-time exclusivity checks would only cost time.
+    /// Where this row's selection leads (its detail page), set by the table before configuration.
+    @exclusivity(unchecked) public internal(set) var selection: RowSelection?
     /// The index path this cell was last dequeued for.
     @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(row: 0, section: 0)
     /// The pool slot this instance belongs to (one identifier for its whole life). Unretained:
@@ -31,15 +24,7 @@ open class TableViewCell: CellIdentifiable {
     /// The pool slot, for the paths that are not per row.
     var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }
 
-    public required init() {
-        selectionStorage = .allocate(capacity: 1)
-        selectionStorage.initialize(to: nil)
-    }
-
-    deinit {
-        selectionStorage.deinitialize(count: 1)
-        selectionStorage.deallocate()
-    }
+    public required init() {}
 
     /// The identifier this class registers under by default: the class's own name.
     open class var reuseIdentifier: String { ReuseIdentifierNames.name(of: self) }

@@ -14,13 +14,13 @@ import Testing
         #expect(html.string == "/list?a=&quot;1&quot;&amp;b=&#39;2&#39;/%3Cx%20y%3D%22z%22%3E")
     }
 
-    /// A prototype reads a cell's present `RowSelection?` in place as a `RowSelection`: that needs
-    /// `nil` to live in the strings' spare bits, with no tag byte after them.
-    @Test func anOptionalSelectionIsLaidOutAsTheSelection() {
-        #expect(MemoryLayout<RowSelection?>.size == MemoryLayout<RowSelection>.size)
-        var selection: RowSelection? = RowSelection(base: "/a-base-longer-than-fifteen-bytes", identifier: "42")
-        let read = withUnsafePointer(to: &selection) { UnsafeRawPointer($0).assumingMemoryBound(to: RowSelection.self).pointee.href }
-        #expect(read == "/a-base-longer-than-fifteen-bytes/42")
+    /// A prototype's `{{href}}` and `{{id}}` come from the selection it is given, escaped and encoded.
+    @Test func aPrototypeWritesTheSelectionsLink() throws {
+        let template = try PrototypeTemplate(#"<a href="{{href}}">{{id}}</a>"#)
+        var html = HTMLWriter()
+        let selection = RowSelection(base: "/a-base-longer-than-fifteen-bytes&", identifier: "4 2")
+        template.render(into: &html, data: [String: String](), selection: selection)
+        #expect(html.string == #"<a href="/a-base-longer-than-fifteen-bytes&amp;/4%202">4 2</a>"#)
     }
 
     @Test func partsAreKept() {

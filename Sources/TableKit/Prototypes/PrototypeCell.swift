@@ -5,8 +5,11 @@ import ByteWriters
 /// The registry makes one per prototype identifier as needed; the pool recycles them like any cell.
 public final class PrototypeCell: TableViewCell {
     /// The template this cell fills, fixed when the table view makes the cell.
-    // A `let`, so rendering borrows it instead of retaining it per row.
-    public let template: PrototypeTemplate?
+    public var template: PrototypeTemplate? { hasTemplate ? compiled : nil }
+    // A non-optional `let`, which rendering uses without retaining it per row (binding an
+    // optional would); an empty template when the cell has none.
+    private let compiled: PrototypeTemplate
+    private let hasTemplate: Bool
     /// The identifier the prototype was registered under.
     public let prototypeIdentifier: String
     /// The row's data, until the next reuse, when the cell was configured by
@@ -23,8 +26,6 @@ public final class PrototypeCell: TableViewCell {
     // it in place through the pointer instead of copying it per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
     @exclusivity(unchecked) private var hasData = false
-    // The same template, borrowed while rendering; the `let` above keeps it alive.
-    private let templateReference: Unmanaged<PrototypeTemplate>?
     // The template's keys matched against one data type's slots (`PrototypeTemplate.slots(for:)`),
     // kept for the next row of the same type: a cell shows one type of data nearly always. In
     // memory the cell owns, one entry per key.
@@ -33,10 +34,15 @@ public final class PrototypeCell: TableViewCell {
 
     public override class var reuseIdentifier: String { "PrototypeCell" }
 
+    /// What a cell without a template holds: a template that writes nothing.
+    private static let noTemplate: PrototypeTemplate = {
+        do { return try PrototypeTemplate("") } catch { preconditionFailure("an empty template compiles") }
+    }()
+
     /// A cell with no template: renders nothing.
     public required init() {
-        template = nil
-        templateReference = nil
+        compiled = PrototypeCell.noTemplate
+        hasTemplate = false
         prototypeIdentifier = ""
         dataStorage = .allocate(capacity: 1)
         dataStorage.initialize(to: NoPrototypeData())
@@ -44,8 +50,8 @@ public final class PrototypeCell: TableViewCell {
     }
 
     init(template: PrototypeTemplate, identifier: String) {
-        self.template = template
-        templateReference = Unmanaged.passUnretained(template)
+        compiled = template
+        hasTemplate = true
         prototypeIdentifier = identifier
         dataStorage = .allocate(capacity: 1)
         dataStorage.initialize(to: NoPrototypeData())
@@ -72,10 +78,8 @@ public final class PrototypeCell: TableViewCell {
     }
 
     public override func render(into html: inout HTMLWriter) throws {
-        guard hasData, let templateReference else { return render(lending: NoPrototypeData(), into: &html) }
-        templateReference._withUnsafeGuaranteedRef { template in
-            dataStorage.pointee.fill(template, into: &html, cell: self)
-        }
+        guard hasData, hasTemplate else { return render(lending: NoPrototypeData(), into: &html) }
+        dataStorage.pointee.fill(compiled, into: &html, cell: self)
     }
 
     /// Renders `template` filled from `data`, its values written by slot where the data type has them.
@@ -85,17 +89,15 @@ public final class PrototypeCell: TableViewCell {
             _ = slots.update(fromContentsOf: template.slots(for: Data.self))
             slotsType = dataType
         }
-        template.render(into: &html, data: data, selectionAt: selectionStorage, slots: UnsafePointer(slots.baseAddress))
+        template.render(into: &html, data: data, selection: selection, slots: UnsafePointer(slots.baseAddress))
     }
 
     /// Renders the template filled from `data`, which the cell does not keep (its `data` is `nil`
     /// afterwards): the table's render of a prototype row, with no copy of the row's data.
     func render(lending data: some PrototypeData, into html: inout HTMLWriter) {
         hasData = false
-        guard let templateReference else { return }
-        templateReference._withUnsafeGuaranteedRef { template in
-            render(template, data: data, into: &html)
-        }
+        guard hasTemplate else { return }
+        render(compiled, data: data, into: &html)
     }
 }
 

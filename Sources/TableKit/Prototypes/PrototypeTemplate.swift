@@ -92,8 +92,6 @@ public final class PrototypeTemplate: Sendable {
 
     /// Compiles a template; throws ``PrototypeTemplateError`` when it is malformed.
     public init(_ source: String) throws {
-        // `run` reads a present selection in place as a `RowSelection` (RowSelectionTests checks it too).
-        assert(MemoryLayout<RowSelection?>.size == MemoryLayout<RowSelection>.size, "RowSelection? needs a tag byte")
         var parser = Parser(source: Array(source.utf8))
         segments = try parser.parse()
         keys = parser.keys
@@ -159,16 +157,12 @@ public final class PrototypeTemplate: Sendable {
 
     /// Writes the template filled from `data`, with `{{id}}` and `{{href}}` taken from the row's selection.
     public func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?) {
-        withUnsafePointer(to: selection) { render(into: &html, data: data, selectionAt: $0) }
+        render(into: &html, data: data, selection: selection, slots: nil)
     }
 
-    /// Writes the template with the selection read where it is stored (a cell's), not copied.
-    /// `slots`, when given, holds for each of ``keys`` the data type's slot for it (see
-    /// ``slots(for:)``), or -1 for a key written by name.
-    func render(
-        into html: inout HTMLWriter, data: some PrototypeData, selectionAt selection: UnsafePointer<RowSelection?>,
-        slots: UnsafePointer<Int32>? = nil
-    ) {
+    /// ``render(into:data:selection:)`` with `slots`, which holds for each of ``keys`` the data
+    /// type's slot for it (see ``slots(for:)``), or -1 for a key written by name.
+    func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?, slots: UnsafePointer<Int32>?) {
         // The program, literals and keys are borrowed once per row, not looked up per instruction.
         program.withUnsafeBufferPointer { program in
             keys.withUnsafeBufferPointer { keys in
@@ -187,10 +181,9 @@ public final class PrototypeTemplate: Sendable {
 
     private func run(
         _ program: UnsafeBufferPointer<Instruction>, keys: UnsafeBufferPointer<String>, literals: UnsafeRawBufferPointer,
-        into html: inout HTMLWriter, data: some PrototypeData, selection: UnsafePointer<RowSelection?>, slots: UnsafePointer<Int32>?
+        into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?, slots: UnsafePointer<Int32>?
     ) {
-        // The selection is only read in place: copying it out is two string copies per row.
-        let hasSelection = selection.pointee != nil
+        let hasSelection = selection != nil
         var counter = 0
         while counter < program.count {
             let instruction = program[counter]
@@ -210,18 +203,13 @@ public final class PrototypeTemplate: Sendable {
                     data.writePrototypeValue(forKey: keys[key], into: &html)
                 }
             case .selection:
-                if hasSelection {
-                    // A present `RowSelection?` is laid out as the `RowSelection` itself (its strings'
-                    // spare bits mark `nil`). The row's own link is copied by reading the selection's
-                    // bits where it is stored; calling `write` on it would copy it out first, which
-                    // retains and releases both of its strings.
-                    let stored = UnsafeRawPointer(selection).assumingMemoryBound(to: RowSelection.self)
-                    if !html.copyRowLink(at: stored) { stored.pointee.writeEscaped(into: &html) }
+                if let selection {
+                    selection.write(into: &html)
                 } else {
                     data.prototypeValue(forKey: "href").write(into: &html)
                 }
             case .identifier:
-                if let identifier = selection.pointee?.identifier {
+                if let identifier = selection?.identifier {
                     html.text(identifier)
                 } else {
                     data.prototypeValue(forKey: "id").write(into: &html)

@@ -2,10 +2,10 @@ import Testing
 
 @testable import ByteWriters
 
-/// `HTMLWriter.pathSegment` and `text` read short strings from the small string's own bits. These
-/// tests hold that layout to what the string's `utf8` view reads, for every length and kind of
-/// string, so a toolchain that stored small strings differently would fail here first.
-@Suite struct SmallStringTests {
+/// `HTMLWriter.pathSegment` and `text` copy short clean strings with a word or two (digits as one
+/// word, texts of up to 16 bytes through `ByteScan.copyIfShortAndCleanHTML`). These tests hold the
+/// short cuts to the escapers' full paths for every length and kind of string, small or native.
+@Suite struct ShortTextTests {
     /// Strings of every length up to 20, made at run time and from literals, digits or not,
     /// ASCII or not, small and native.
     static var strings: [String] {
@@ -25,38 +25,6 @@ import Testing
         strings += (0..<2_000).map { String($0 * 7_919) }
         strings += ["١٢٣", "１２３", "12\u{301}", String(Substring("x12345678".dropFirst()))]
         return strings
-    }
-
-    /// Every ASCII string of 1 to 15 bytes made at run time is small: its two words hold exactly
-    /// its bytes. Anything else is not read this way.
-    @Test func smallASCIIStringsAreExactlyTheirBytes() {
-        for string in Self.strings + Self.texts {
-            let bytes = Array(string.utf8)
-            let expected = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 < 0x80 }
-            guard let small = ByteScan.smallASCII(string) else {
-                #expect(!expected, "\(bytes) not read as small ASCII")
-                continue
-            }
-            #expect(expected, "\(bytes) read as small ASCII")
-            #expect(small.count == bytes.count)
-            let read = (0..<small.count).map { UInt8(truncatingIfNeeded: ($0 < 8 ? small.low : small.high) >> UInt64(8 * ($0 % 8))) }
-            #expect(read == bytes, "\(bytes)")
-        }
-    }
-
-    @Test func smallDigitsAreExactlyTheStringsBytes() {
-        for string in Self.strings {
-            let bytes = Array(string.utf8)
-            let expected = !bytes.isEmpty && bytes.count <= 8 && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-            guard let digits = HTMLWriter.smallDigits(string) else {
-                #expect(!expected, "\(bytes) not read as digits")
-                continue
-            }
-            #expect(expected, "\(bytes) read as digits")
-            #expect(digits.count == bytes.count)
-            let read = (0..<digits.count).map { UInt8(truncatingIfNeeded: digits.word >> UInt64(8 * $0)) }
-            #expect(read == bytes, "\(bytes)")
-        }
     }
 
     /// What `write` appends to a fresh writer, between two markers (what follows must land right
@@ -105,9 +73,19 @@ import Testing
         for text in Self.texts {
             let bytes = Array(text.utf8)
             #expect(Self.appended { $0.text(text) } == "<" + Self.direct(bytes, room: bytes.count * 6 + 16, HTMLWriter.escape) + ">", "\(bytes)")
-            // The short cut takes exactly the small ASCII texts with nothing to escape.
-            let clean = (1...15).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
-            #expect((ByteScan.smallCleanHTMLText(text) != nil) == clean, "\(bytes)")
+            // The short cut takes exactly the ASCII texts of 1 to 16 bytes with nothing to escape.
+            let clean = (1...16).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && !Array("&<>\"'".utf8).contains($0) }
+            var out = [UInt8](repeating: 0, count: 16)
+            // Its callers hand it at most 16 bytes.
+            let copied =
+                (1...16).contains(bytes.count)
+                && bytes.withUnsafeBufferPointer { source in
+                    out.withUnsafeMutableBufferPointer {
+                        ByteScan.copyIfShortAndCleanHTML(source.baseAddress!, count: source.count, to: $0.baseAddress!)
+                    }
+                }
+            #expect(copied == clean, "\(bytes)")
+            if copied { #expect(Array(out[..<bytes.count]) == bytes) }
         }
     }
 }

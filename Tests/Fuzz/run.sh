@@ -25,11 +25,13 @@ mkdir -p "$out" "$artifacts"
 
 micro=Sources/MicroHTTP
 query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPStatus.swift" "$micro/HTTPHeaders.swift" "$micro/HTTPMethod.swift")
-# StaticFiles.swift also serves responses, so it brings Request/Response and their helpers;
-# none of them needs libmicrohttpd or swift-log (Server.swift and Internal/ are left out).
+# StaticFiles.swift also serves responses, so it brings Request/Response and their helpers, and
+# a response can be an event stream, whose connection side suspends and resumes through
+# libmicrohttpd (linked); none needs swift-log (Server.swift and the rest of Internal/ are left out).
 static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
-    "$micro/RequestID.swift" "$micro/EntityTag.swift")
+    "$micro/RequestID.swift" "$micro/EntityTag.swift" "$micro/EventStream.swift" "$micro/ServerSentEvent.swift"
+    "$micro/Internal/EventStream+Connection.swift" "$micro/Internal/ContentReadResult.swift")
 tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
 byte_sources=(Sources/ByteWriters/*.swift)
 
@@ -76,7 +78,7 @@ build() {
     # `-package-name`: the sources use `package` access (shared between the package's modules).
     # `-I`: ByteWriters imports CByteScan, a header-only C module of inline vector tests.
     local -a command=("$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -suppress-warnings -package-name cellar
-        -I Sources/CByteScan/include -I "$bytes" -L "$bytes" -lByteWriters -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
+        -I Sources/CByteScan/include -I Sources/CMicroHTTPD -lmicrohttpd -I "$bytes" -L "$bytes" -lByteWriters -module-name "Fuzz_$target" -o "$binary" "${files[@]}")
     # Rebuild only when a source, the script or the command changed.
     if [ -x "$binary" ] && [ "$(cat "$binary.cmd" 2>/dev/null)" = "${command[*]}" ] \
         && [ -z "$(find "${files[@]}" "$bytes/libByteWriters.a" Sources/CByteScan/include "$here/run.sh" -newer "$binary" 2>/dev/null)" ]; then

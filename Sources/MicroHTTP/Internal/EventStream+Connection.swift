@@ -116,7 +116,7 @@ extension EventStream {
     }
 
     /// The content reader: queued bytes, the end of the body once closed and drained, or a suspension.
-    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> StreamBox.ReadResult {
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ContentReadResult {
         state.withLock { state in
             let written = state.copy(into: buffer, capacity: capacity)
             if written > 0 { return .bytes(written) }

@@ -16,7 +16,7 @@ final class EventStreamConnection {
         self.counter = counter
     }
 
-    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> StreamBox.ReadResult {
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ContentReadResult {
         let result = stream.read(into: buffer, capacity: capacity)
         if case .bytes(let count) = result { counter.add(count) }
         return result

@@ -24,15 +24,8 @@ final class StreamBox {
         self.requestID = requestID
     }
 
-    /// What the content reader returns.
-    enum ReadResult {
-        case bytes(Int)
-        case endOfStream
-        case error
-    }
-
     /// Copies up to `capacity` bytes into `buffer`, asking the producer for more as the pending bytes run out.
-    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ReadResult {
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ContentReadResult {
         var written = 0
         while written < capacity {
             if offset < pending.count {

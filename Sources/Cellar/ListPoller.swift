@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,21 +35,7 @@ final class ListPoller: Sendable {
             return !running
         }
         guard starts else { return }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self)
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                let poller = Unmanaged<ListPoller>.fromOpaque(context!).takeRetainedValue()
-                poller.run()
-                return nil
-            }, context.toOpaque())
-        guard created == 0 else {
-            context.release()
-            running.withLock { $0 = false }
-            return
-        }
-        pthread_detach(thread)
+        if !Threads.detach({ self.run() }) { running.withLock { $0 = false } }
     }
 
     private func run() {

@@ -121,21 +121,7 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Starts the thread that writes deferred lines; whether it could be made.
     private func startFlusher() -> Bool {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self)
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                let output = Unmanaged<StandardOutput>.fromOpaque(context!).takeRetainedValue()
-                output.runFlusher()
-                return nil
-            }, context.toOpaque())
-        guard created == 0 else {
-            context.release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        Threads.detach { self.runFlusher() }
     }
 
     /// Writes and empties `pending`; `outputLock` is held.

@@ -1,5 +1,4 @@
 import ByteWriters
-
 import Synchronization
 
 #if canImport(Glibc)
@@ -105,19 +104,8 @@ final class EventStreamRegistry: Sendable {
     }
 
     private func startHeartbeats() {
-        let context = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<EventStreamRegistry>.fromOpaque(context!).takeRetainedValue().runHeartbeats()
-                return nil
-            }, context.toOpaque())
-        guard created == 0 else {
-            // Streams still work; only vanished clients are noticed later (by the connection timeout, once a send fails).
-            context.release()
-            return
-        }
+        // Without it streams still work; only vanished clients are noticed later (by the connection timeout, once a send fails).
+        guard let thread = try? Threads.start({ self.runHeartbeats() }) else { return }
         let kept = state.withLock { state in
             guard !state.stopping else { return false }
             state.thread = thread

@@ -80,19 +80,12 @@ final class Listener: @unchecked Sendable {
     /// Throws ``ServerError/bindFailed(host:port:reason:)`` when the thread cannot be made (no
     /// memory, a thread limit): the server then cannot accept, and says why instead of crashing.
     func start(daemon: OpaquePointer, core: ServerCore, host: String) throws(ServerError) {
-        let context = Unmanaged.passRetained(Loop(listener: self, daemon: daemon, core: core))
-        var thread = pthread_t()
-        let created = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Loop>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context.toOpaque())
-        guard created == 0 else {
-            context.release()
-            throw ServerError.bindFailed(host: host, port: port, reason: "cannot create the listener thread: \(String(cString: strerror(created)))")
+        let loop = Loop(listener: self, daemon: daemon, core: core)
+        do {
+            thread = try Threads.start { loop.run() }
+        } catch {
+            throw ServerError.bindFailed(host: host, port: port, reason: "cannot create the listener thread: \(error)")
         }
-        self.thread = thread
     }
 
     /// Refuses new connections from now on: after it returns, no connection is handed to libmicrohttpd any more.
@@ -121,7 +114,8 @@ final class Listener: @unchecked Sendable {
     }
 
     /// The thread's state (only the thread touches it).
-    private final class Loop {
+    // Sendable: made here and handed to the listener's thread, which alone uses it from then on.
+    private final class Loop: @unchecked Sendable {
         let listener: Listener
         let daemon: OpaquePointer
         let core: ServerCore

@@ -50,14 +50,7 @@ enum JSONPatchBatch {
             case .titles(let new, _):
                 json.string("section")
                 json.raw(",")
-                json.key("index")
-                json.number(new.index)
-                json.raw(",")
-                json.key("header")
-                json.string(orNull: new.header)
-                json.raw(",")
-                json.key("footer")
-                json.string(orNull: new.footer)
+                json.sectionMembers(index: new.index, header: new.header, footer: new.footer)
             }
             json.raw("}")
         }

@@ -58,14 +58,7 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         let json = JSONWriterAccess(encoder)
         if sectionsWritten > 0 { json.raw(",") }
         json.raw("{")
-        json.key("index")
-        json.number(section.index)
-        json.raw(",")
-        json.key("header")
-        json.string(orNull: section.header)
-        json.raw(",")
-        json.key("footer")
-        json.string(orNull: section.footer)
+        encoder.writer.sectionMembers(index: section.index, header: section.header, footer: section.footer)
         json.raw(",")
         json.key("rows")
         json.raw("[")
@@ -155,5 +148,20 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         // As many as the registry has cells, at most.
         cellMembers.append((name, kept))
         return UnsafeRawBufferPointer(kept)
+    }
+}
+
+extension JSONWriter {
+    /// `"index":N,"header":…,"footer":…`: a section's members, as the list's JSON and its live
+    /// patches write them.
+    mutating func sectionMembers(index: Int, header: String?, footer: String?) {
+        key("index")
+        number(index)
+        raw(",")
+        key("header")
+        string(orNull: header)
+        raw(",")
+        key("footer")
+        string(orNull: footer)
     }
 }

@@ -41,19 +41,20 @@ enum TurboStreamBatch {
                 writeTemplate(row: version.rows[id] ?? [], into: &html)
             case .titles(let new, let old):
                 guard (new.header == nil) == (old.header == nil), (new.footer == nil) == (old.footer == nil) else { return refresh }
+                // The header by its id; the footer, which has none, by its section.
                 if let header = new.header, header != old.header {
-                    html.raw("<turbo-stream action=\"update\" target=\"section-")
-                    html.text(new.index)
-                    html.raw("-header\"><template>")
-                    html.text(header)
-                    html.raw("</template></turbo-stream>\n")
+                    writeUpdate(text: header, into: &html) { html in
+                        html.raw("target=\"section-")
+                        html.text(new.index)
+                        html.raw("-header\"")
+                    }
                 }
                 if let footer = new.footer, footer != old.footer {
-                    html.raw("<turbo-stream action=\"update\" targets=\"section.table-section[data-section='")
-                    html.text(new.index)
-                    html.raw("'] > p.section-footer\"><template>")
-                    html.text(footer)
-                    html.raw("</template></turbo-stream>\n")
+                    writeUpdate(text: footer, into: &html) { html in
+                        html.raw("targets=\"section.table-section[data-section='")
+                        html.text(new.index)
+                        html.raw("'] > p.section-footer\"")
+                    }
                 }
             }
         }
@@ -64,6 +65,16 @@ enum TurboStreamBatch {
     static let refresh = "<turbo-stream action=\"refresh\"></turbo-stream>\n"
 
     /// ` target="row-…"`, the identifier written as the page writes its rows' ids.
+    /// `<turbo-stream action="update" …><template>text</template></turbo-stream>`, its target
+    /// attribute written by `target`.
+    private static func writeUpdate(text: String, into html: inout HTMLWriter, target: (inout HTMLWriter) -> Void) {
+        html.raw("<turbo-stream action=\"update\" ")
+        target(&html)
+        html.raw("><template>")
+        html.text(text)
+        html.raw("</template></turbo-stream>\n")
+    }
+
     private static func writeTarget(_ id: String, into html: inout HTMLWriter) {
         html.raw(" target=\"row-")
         html.pathSegment(id)

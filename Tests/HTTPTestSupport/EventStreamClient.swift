@@ -71,12 +71,7 @@ public final class EventStreamClient {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         if let sourceAddress {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            inet_pton(AF_INET, sourceAddress, &local.sin_addr)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            let bound = withIPv4Address(sourceAddress, port: 0) { bind(descriptor, $0, $1) }
             guard bound == 0 else {
                 let code = errno
                 Glibc.close(descriptor)
@@ -84,13 +79,7 @@ public final class EventStreamClient {
                 throw TestHTTPClientError.socketError(errno: code)
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let result = withIPv4Address(host, port: port) { connect(descriptor, $0, $1) }
         guard result == 0 else {
             let code = errno
             Glibc.close(descriptor)

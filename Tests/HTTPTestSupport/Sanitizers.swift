@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the test process runs under. AddressSanitizer keeps freed memory in quarantine and
@@ -9,9 +9,9 @@ public enum Sanitizers {
     /// Whether AddressSanitizer's runtime is loaded in this process.
     public static let isAddressSanitizerActive: Bool = {
         #if canImport(Glibc)
-        return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+            return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
         #else
-        return false
+            return false
         #endif
     }()
 }

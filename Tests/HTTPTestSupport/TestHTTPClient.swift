@@ -54,13 +54,7 @@ public final class TestHTTPClient {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let result = withIPv4Address(host, port: port) { connect(descriptor, $0, $1) }
         if result != 0 {
             let code = errno
             Glibc.close(descriptor)
@@ -325,5 +319,17 @@ extension TestHTTPClient {
         let client = try TestHTTPClient(port: port, timeout: timeout)
         defer { client.close() }
         return try client.request(method, target, headers: headers, body: body)
+    }
+}
+
+/// Calls `body` (`connect`, `bind`) with the socket address of `host:port`, an IPv4 literal, and
+/// its length; returns what `body` returns.
+func withIPv4Address(_ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, host, &address.sin_addr)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }

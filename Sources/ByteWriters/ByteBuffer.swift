@@ -79,9 +79,10 @@ public struct ByteBuffer: ~Copyable, @unchecked Sendable {
         length = min(length, max(0, count))
     }
 
-    /// Moves the first `count` bytes out (the rest stay, moved to the front).
+    /// Moves the first `count` bytes out (the rest stay, moved to the front); as ``truncate(to:)``,
+    /// a count beyond the bytes written removes them all, and a negative one none.
     public mutating func removeFirst(_ count: Int) {
-        precondition(count >= 0 && count <= length, "removeFirst(\(count)) of \(length) bytes")
+        let count = min(length, max(0, count))
         guard count > 0, let base else { return }
         (base).update(from: base + count, count: length - count)
         length -= count

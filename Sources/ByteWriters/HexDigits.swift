@@ -17,7 +17,10 @@ public enum HexDigits {
 
     /// ``write(_:count:into:uppercase:)`` at `offset` in `bytes`.
     @inlinable public static func write(_ value: UInt64, count: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        precondition(offset >= 0 && offset + count <= bytes.count)
+        // The write goes through a pointer: a range outside `bytes` would overwrite other memory.
+        // Offsets and counts are the callers' constants (a request id's halves, an ETag's digits),
+        // never input, so one outside is a bug in the package, stopped here rather than written.
+        precondition(offset >= 0 && offset + count <= bytes.count, "hex digits \(offset)..<\(offset + count) outside \(bytes.count) bytes")
         write(value, count: count, into: bytes.baseAddress.unsafelyUnwrapped + offset)
     }
 

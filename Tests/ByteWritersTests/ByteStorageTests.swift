@@ -44,4 +44,14 @@ import Testing
         #expect(buffer.bytes == Array(expected.dropFirst(1_000)))
         #expect(buffer.takeStorage().bytes == Array(expected.dropFirst(1_000)))
     }
+
+    @Test func removingMoreThanWasWrittenEmptiesTheBufferAndANegativeCountNothing() {
+        var buffer = ByteBuffer()
+        buffer.append(UInt8(ascii: "a"))
+        buffer.append(UInt8(ascii: "b"))
+        buffer.removeFirst(-1)
+        #expect(buffer.bytes == Array("ab".utf8))
+        buffer.removeFirst(3)
+        #expect(buffer.count == 0)
+    }
 }

@@ -14,6 +14,12 @@ package struct StableHash: Sendable {
         }
     }
 
+    /// Mixes in `bytes`, after their count, as ``combine(_:)-(String)`` does a text's.
+    package mutating func combine(bytes: [UInt8]) {
+        combine(UInt64(bytes.count))
+        for byte in bytes { mixByte(byte) }
+    }
+
     /// Mixes in the eight bytes of `number`, least significant first.
     package mutating func combine(_ number: UInt64) {
         for shift in stride(from: 0, to: 64, by: 8) { mixByte(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }

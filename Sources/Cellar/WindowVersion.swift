@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import TableKit
 
@@ -71,10 +72,10 @@ struct WindowVersion: Sendable {
         snapshot.item(at: indexPath)?.id
     }
 
-    /// A 64-bit FNV-1a digest of a row's bytes: whether a row must be sent again.
+    /// A digest of a row's bytes (``StableHash``): whether a row must be sent again.
     static func digest(_ bytes: [UInt8]) -> UInt64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return value
+        var hash = StableHash()
+        hash.combine(bytes: bytes)
+        return hash.value
     }
 }

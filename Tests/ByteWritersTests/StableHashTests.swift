@@ -16,4 +16,17 @@ import Testing
         other.combine("bc")
         #expect(split.value != other.value)
     }
+
+    /// Bytes are mixed in as a text's are: a row's bytes and the same text digest alike, and a byte
+    /// changed anywhere changes the digest.
+    @Test func bytesHashAsTheSameText() {
+        var text = StableHash()
+        text.combine("<li id=\"row-1\">Å</li>")
+        var bytes = StableHash()
+        bytes.combine(bytes: Array("<li id=\"row-1\">Å</li>".utf8))
+        #expect(bytes.value == text.value)
+        var changed = StableHash()
+        changed.combine(bytes: Array("<li id=\"row-2\">Å</li>".utf8))
+        #expect(changed.value != text.value)
+    }
 }

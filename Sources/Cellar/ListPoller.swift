@@ -1,5 +1,4 @@
 import ByteWriters
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +18,7 @@ final class ListPoller: Sendable {
     let interval: Duration
     let check: @Sendable () -> Bool
     private weak let watchers: ListWatchers?
-    private let running = Mutex(false)
+    private let running = Locked(false)
 
     init(paths: Set<String>, interval: Duration, watchers: ListWatchers, check: @escaping @Sendable () -> Bool) {
         self.paths = paths

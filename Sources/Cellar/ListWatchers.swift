@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 import Synchronization
 import TableKit
@@ -35,7 +36,7 @@ public final class ListWatchers: Sendable {
     /// recent batches, so a client opening and closing streams with ever new queries must not
     /// make them pile up.
     public let idleWindowLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let sequence = Atomic<UInt64>(0)
 
     public init(idleRetention: Duration = .seconds(60), idleWindowLimit: Int = 256) {

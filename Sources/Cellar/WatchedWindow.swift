@@ -1,5 +1,5 @@
+import ByteWriters
 import MicroHTTP
-import Synchronization
 import TableKit
 
 /// One window of a list (its path, its query, a patch format) and everyone watching it: the
@@ -33,7 +33,7 @@ final class WatchedWindow: Sendable {
     let format: WatchFormat
     let responder: ListResponder
     private let group = EventStreamGroup()
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Renders the window's first version; throws as the list's page would.
     init(route: ListRoute, request: Request, format: WatchFormat, responder: ListResponder, sequence: UInt64) throws {
@@ -44,7 +44,7 @@ final class WatchedWindow: Sendable {
         let version = try responder.guarded(request, route: route) {
             try WindowVersion.render(route, request: request, format: format, responder: responder)
         }
-        state = Mutex(State(version: version.withoutRows, coversFrom: sequence, latest: sequence))
+        state = Locked(State(version: version.withoutRows, coversFrom: sequence, latest: sequence))
     }
 
     /// Adds a watcher: first what it missed since `lastEventID` (the batches, or a refresh when

@@ -1,5 +1,5 @@
+import ByteWriters
 import Cellar
-import Synchronization
 
 /// Notices commits to a database made by any process, and tells the watchers of its lists.
 ///
@@ -11,7 +11,7 @@ import Synchronization
 final class DatabaseChangeMonitor: Sendable {
     let database: Database
     /// The version seen at the last look (nil before the first, or while the file cannot be read).
-    private let seen = Mutex<String?>(nil)
+    private let seen = Locked<String?>(nil)
 
     init(database: Database) {
         self.database = database

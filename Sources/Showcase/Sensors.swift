@@ -13,31 +13,43 @@ final class CellarSensors: Sendable {
         /// The reading in tenths of its unit.
         var tenths: Int
         var unit: String
-        var base: Int
     }
 
-    private let sensors = Mutex<[Sensor]>([
-        Sensor(id: "temperature", name: "Cellar temperature", tenths: 124, unit: "°C", base: 124),
-        Sensor(id: "humidity", name: "Humidity", tenths: 710, unit: "%", base: 710),
-        Sensor(id: "rack-a", name: "Rack A", tenths: 119, unit: "°C", base: 119),
-        Sensor(id: "rack-b", name: "Rack B", tenths: 131, unit: "°C", base: 131),
-        Sensor(id: "co2", name: "CO₂", tenths: 4500, unit: "ppm", base: 4500),
-        Sensor(id: "light", name: "Light", tenths: 30, unit: "lux", base: 30),
-    ])
-    private let ticks = Mutex(0)
+    /// The sensors at rest.
+    private static let sensors = [
+        Sensor(id: "temperature", name: "Cellar temperature", tenths: 124, unit: "°C"),
+        Sensor(id: "humidity", name: "Humidity", tenths: 710, unit: "%"),
+        Sensor(id: "rack-a", name: "Rack A", tenths: 119, unit: "°C"),
+        Sensor(id: "rack-b", name: "Rack B", tenths: 131, unit: "°C"),
+        Sensor(id: "co2", name: "CO₂", tenths: 4500, unit: "ppm"),
+        Sensor(id: "light", name: "Light", tenths: 30, unit: "lux"),
+    ]
+
+    /// How far a sensor's reading is from rest, in tenths, after its first, second, … move.
+    private static let drift = [0, 3, 1, 5, 2, -2, -4, -1]
+
+    /// Ticks so far: the readings are a function of it, so there is nothing else to guard.
+    private let ticks = Atomic<Int>(0)
 
     static let path = "/sensors"
 
-    /// The readings now.
-    var readings: [Sensor] { sensors.withLock { $0 } }
-
-    /// Moves one reading (the `tick`-th sensor, in turn) a little, deterministically.
-    func tick(_ tick: Int) {
-        sensors.withLock { sensors in
-            let index = tick % sensors.count
-            let step = [3, -2, 4, -5, 1, -1, 2][tick % 7]
-            sensors[index].tenths = sensors[index].base + (sensors[index].tenths - sensors[index].base + step) % 15
+    /// The readings now. Tick `n` moves sensor `n % count`, so after `ticks` ticks sensor `i`
+    /// has moved once for every `n` in `1...ticks` with `n % count == i`.
+    var readings: [Sensor] {
+        let ticks = ticks.load(ordering: .acquiring)
+        let count = Self.sensors.count
+        return Self.sensors.enumerated().map { index, sensor in
+            let firstTick = index == 0 ? count : index
+            let moves = ticks < firstTick ? 0 : (ticks - firstTick) / count + 1
+            var moved = sensor
+            moved.tenths += Self.drift[moves % Self.drift.count]
+            return moved
         }
+    }
+
+    /// Moves the next sensor's reading.
+    func tick() {
+        ticks.add(1, ordering: .releasing)
     }
 
     /// Mounts the list on `app`.
@@ -46,11 +58,7 @@ final class CellarSensors: Sendable {
             SensorsController(sensors: self.readings)
         }
         app.watchers.poll([Self.path], every: .seconds(1)) {
-            self.tick(
-                self.ticks.withLock { ticks in
-                    ticks += 1
-                    return ticks
-                })
+            self.tick()
             return true
         }
     }

@@ -1,7 +1,7 @@
 import TableKit
 
 /// A ``TableWalk``'s JSON: the sections and rows of a list's JSON twin (see ``JSONListBody``),
-/// or one row's object alone.
+/// or, wrapped in a ``WindowVersionSink``, each row's object alone for a live list.
 ///
 /// ```json
 /// {"index": 0, "header": "…", "footer": null,
@@ -91,13 +91,6 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         rowsWrittenInSection += 1
     }
 
-    /// Writes the row at `indexPath` alone, its object as the list's JSON has it (without the
-    /// comma between rows): for a change to that row.
-    mutating func writeRow(at indexPath: IndexPath) throws {
-        rowsWrittenInSection = 0
-        try TableWalk.walkRow(at: indexPath, of: controller, into: &self)
-    }
-
     private static func itemWriter(_ controller: some JSONItemWriting) -> (IndexPath, inout JSONWriter) -> Bool {
         { indexPath, json in controller.writeItem(forRowAt: indexPath, into: &json) }
     }
@@ -148,6 +141,19 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         // As many as the registry has cells, at most.
         cellMembers.append((name, kept))
         return UnsafeRawBufferPointer(kept)
+    }
+}
+
+extension JSONTableSink: PageRowSink {
+    /// A row's object as the list's JSON has it, without the comma before it.
+    mutating func takeWritten() -> [UInt8] {
+        rowsWrittenInSection = 0
+        return encoder.writer.takeBytes()
+    }
+
+    mutating func discardWritten() {
+        rowsWrittenInSection = 0
+        encoder.writer.removeAll()
     }
 }
 

@@ -32,31 +32,26 @@ struct WindowVersion: Sendable {
         var headers = HTTPHeaders()
         let (layout, page, _) = try responder.window(
             of: controller, pageRequest, request, route: route, json: format == .json, headers: &headers)
-        let rendering = RowRendering(route: route, registry: responder.app.registry, controller: controller, layout: layout)
-        var version = WindowVersion()
+        let walk = TableWalk(controller: controller, layout: layout, window: page.window)
         do {
-            for slice in layout.slices(in: page.window) {
-                try version.snapshot.appendSections([String(slice.section)])
-                version.sections.append(
-                    Section(
-                        index: slice.section, header: controller.titleForHeader(inSection: slice.section),
-                        footer: controller.titleForFooter(inSection: slice.section)))
-                var items: [(id: String, content: UInt64)] = []
-                items.reserveCapacity(slice.rows.count)
-                for row in slice.rows {
-                    let indexPath = IndexPath(row: row, section: slice.section)
-                    let identifier = controller.identifier(forRowAt: indexPath)
-                    let bytes = format == .json ? try rendering.json(ofRowAt: indexPath) : try rendering.html(ofRowAt: indexPath)
-                    items.append((identifier, Self.digest(bytes)))
-                    version.rows[identifier] = bytes
-                }
-                try version.snapshot.appendItems(items, toSection: String(slice.section))
+            if format == .json {
+                return try walked(
+                    walk, into: WindowVersionSink(page: JSONTableSink(route: route, controller: controller, registry: responder.app.registry)))
             }
+            let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
+            return try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView)))
         } catch let error as SnapshotError {
             // The page itself renders such a list; its patches could not say which row is which.
             throw HTTPError(.internalServerError, "The list at \(route.path) cannot be watched: \(error)")
         }
-        return version
+    }
+
+    /// The version `sink` keeps of the window `walk` goes through.
+    private static func walked<Page: PageRowSink & ~Copyable>(_ walk: TableWalk, into sink: consuming WindowVersionSink<Page>) throws -> WindowVersion
+    {
+        var walk = walk
+        _ = try walk.walk(into: &sink)
+        return try sink.version()
     }
 
     /// The version as a window keeps it between changes: the comparison needs the identities and

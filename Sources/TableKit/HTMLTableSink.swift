@@ -3,15 +3,19 @@
 /// `<ul class="rows">` with one `<li class="cell …" id="row-…">` per row, and an optional
 /// `<p class="section-footer">`. A row's cell is dequeued from the table view, configured and
 /// rendered by its provider, and recycled, also when it throws.
-struct HTMLTableSink: TableWalkSink, ~Copyable {
-    var html: HTMLWriter
+///
+/// Public so that a sink of another module can wrap it and keep what it writes for each row (a live
+/// list's version of a window, in Cellar).
+public struct HTMLTableSink: TableWalkSink, ~Copyable {
+    /// What the sink has written.
+    public var html: HTMLWriter
     let tableView: TableView
     /// The path rows link under (the table view's ``TableView/selectionBase`` when the render began).
     let linkBase: String?
 
-    var byteCount: Int { html.count }
+    public var byteCount: Int { html.count }
 
-    mutating func openSection(_ section: TableWalk.Section) {
+    public mutating func openSection(_ section: TableWalk.Section) {
         html.raw("<section class=\"table-section\"")
         html.attribute("data-section", section.index)
         if section.header != nil {
@@ -32,7 +36,7 @@ struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw(">\n")
     }
 
-    mutating func closeSection(_ section: TableWalk.Section) {
+    public mutating func closeSection(_ section: TableWalk.Section) {
         html.raw("</ul>\n")
         if let footer = section.footer {
             html.raw("<p class=\"section-footer\">")
@@ -43,7 +47,7 @@ struct HTMLTableSink: TableWalkSink, ~Copyable {
     }
 
     /// `<li class="cell …" id="row-…">`, the cell, `</li>`.
-    @inline(__always) mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
+    @inline(__always) public mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
         // The selection is given to the cell once the identifier has been written, so that it can
         // take the identifier over instead of holding a copy.
         let identifier = consume identifier
@@ -67,5 +71,13 @@ struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw("</li>\n")
         // The cell's last use: the pool takes it over without another retain.
         tableView.recycle(consuming: cell)
+    }
+}
+
+extension HTMLTableSink {
+    /// A sink that writes into a writer of its own, its rows linking under the table view's
+    /// ``TableView/selectionBase``.
+    public init(tableView: TableView) {
+        self.init(html: HTMLWriter(), tableView: tableView, linkBase: tableView.selectionBase)
     }
 }

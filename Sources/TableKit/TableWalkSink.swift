@@ -1,5 +1,6 @@
-/// What a ``TableWalk`` writes a table into: the HTML rows (``TableRenderer``), the JSON twin,
-/// or a single row alone. The walk asks the controller, in order, for each section's header and
+/// What a ``TableWalk`` writes a table into: the HTML rows (``HTMLTableSink``, which
+/// ``TableRenderer`` walks into), the JSON twin, or a sink that wraps one of them (a live list's,
+/// which keeps each row's bytes). The walk asks the controller, in order, for each section's header and
 /// footer and for each row's identifier and cell provider, and hands them here; the sink writes
 /// them and says how many bytes it holds, so that the walk can pause at a limit.
 ///

@@ -1,6 +1,7 @@
 import Cellar
 import Foundation
 import HTTPTestSupport
+import Synchronization
 import TableKit
 import Testing
 
@@ -333,6 +334,47 @@ import Testing
         let events = try [one, two, other].map { try Self.nextBatch($0) }
         #expect(events[0] == events[1])
         #expect(try TurboStream.parse(events[2].data).map(\.summary) == ["replace row-a"])
+    }
+
+    /// ``StoreController``, counting the cell providers and identities it is asked for.
+    struct CountingController: TableController {
+        let inner: StoreController
+        let asked: Counts
+        final class Counts: Sendable {
+            let providers = Atomic(0)
+            let identifiers = Atomic(0)
+        }
+        func numberOfRows(inSection section: Int) -> Int { inner.numberOfRows(inSection: section) }
+        func identifier(forRowAt indexPath: IndexPath) -> String {
+            asked.identifiers.add(1, ordering: .relaxed)
+            return inner.identifier(forRowAt: indexPath)
+        }
+        func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+            asked.providers.add(1, ordering: .relaxed)
+            return inner.cellProvider(forRowAt: indexPath)
+        }
+    }
+
+    @Test(arguments: ["/names", "/names.json"])
+    func aWatchedWindowIsWalkedOnceARender(target: String) throws {
+        let store = Store(Self.letters)
+        let asked = CountingController.Counts()
+        let server = try TestServer { app in
+            try app.register(NameCell.self)
+            app.list("/names", title: "Names") { _ in
+                CountingController(inner: StoreController(rows: store.current, footer: nil), asked: asked)
+            }
+        }
+        // Start-up validation renders the list too: count from here.
+        let before = (asked.providers.load(ordering: .relaxed), asked.identifiers.load(ordering: .relaxed))
+        let client = try EventStreamClient(port: server.port, target: target)
+        store.set(Self.letters.dropFirst().map { ($0.0, $0.1) })
+        server.app.listDidChange(at: "/names")
+        _ = try Self.nextBatch(client)
+        // Two renders (the first version and the changed one) of five rows and then four: each
+        // row's provider and identity asked for once a render.
+        #expect(asked.providers.load(ordering: .relaxed) - before.0 == 9)
+        #expect(asked.identifiers.load(ordering: .relaxed) - before.1 == 9)
     }
 
     @Test func theShowcaseSensorsChangeWhileWatched() throws {

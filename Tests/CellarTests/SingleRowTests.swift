@@ -5,12 +5,12 @@ import Testing
 
 @testable import Cellar
 
-/// A row rendered alone, as a change to that row will be sent, is byte for byte the row the list's
-/// page and its JSON twin hold: the same walk's sink call writes both.
+/// A row as a live list keeps it, to send when it changes, is byte for byte the row the list's
+/// page and its JSON twin hold: the walk into the page's own sink writes both.
 @Suite struct SingleRowTests {
     // Not `/reports`: its items are dictionaries, whose keys two encodings may order differently.
     @Test(arguments: ["/people", "/listbench", "/settings", "/catalog", "/big", "/xss"])
-    func aRowAloneIsTheRowInThePageAndInTheJSON(path: String) throws {
+    func aWatchedRowIsTheRowInThePageAndInTheJSON(path: String) throws {
         let app = App(publicDirectory: Repository.publicDirectory)
         try Showcase.install(in: app, peopleCount: 40, listbenchCount: 40, bigCount: 40)
         let router = app.makeRouter()
@@ -19,21 +19,20 @@ import Testing
         let page = try text(of: router.respond(to: Request(target: path + "?fragment=rows")))
         let json = try text(of: router.respond(to: Request(target: path + ".json")))
 
+        // The rows as a live list keeps them, walked into the page's own sinks.
+        let responder = ListResponder(app: app.snapshot())
         let request = try Request(target: path)
-        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
-        let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
-        let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.href : nil)
-        let renderer = TableRenderer(controller: controller, tableView: tableView)
         var html: [Int: String] = [:]
         var objects: [Int: [String]] = [:]
-        for flat in Page(pageRequest, total: controller.totalNumberOfRows).window {
-            let indexPath = try #require(controller.indexPath(atFlatIndex: flat))
-            var writer = HTMLWriter()
-            try renderer.renderRow(at: indexPath, into: &writer)
-            html[indexPath.section, default: ""] += writer.string
-            var sink = JSONTableSink(route: route, controller: controller, registry: app.registry)
-            try sink.writeRow(at: indexPath)
-            objects[indexPath.section, default: []].append(String(decoding: sink.encoder.writer.takeBytes(), as: UTF8.self))
+        for format in [WatchFormat.turboStream, .json] {
+            let version = try WindowVersion.render(route, request: request, format: format, responder: responder)
+            for (section, items) in zip(version.sections, version.snapshot.sections) {
+                for item in items {
+                    let row = String(decoding: try #require(version.rows[item.id]), as: UTF8.self)
+                    #expect(item.content == WindowVersion.digest(Array(row.utf8)))
+                    if format == .json { objects[section.index, default: []].append(row) } else { html[section.index, default: ""] += row }
+                }
+            }
         }
         #expect(!html.isEmpty)
         for (section, rows) in html {

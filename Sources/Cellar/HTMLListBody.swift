@@ -65,7 +65,7 @@ final class HTMLListBody: ListBody {
                 if try !renderer.render(into: &html, pausingAt: limit) { return false }
                 stage = .tail
             case .tail:
-                writePager(into: &html)
+                Pager.write(page, links: links, paging: route.paging, into: &html)
                 if format == .page { site.writeTail(title: controller.title, currentPath: route.href, into: &html) }
                 stage = .done
             case .done:
@@ -110,54 +110,6 @@ final class HTMLListBody: ListBody {
             html.attribute("value", searchable.searchTerm)
             html.raw("> <button type=\"submit\">Search</button></form>\n")
         }
-    }
-
-    private func writePager(into html: inout HTMLWriter) {
-        // The rows' numbers in the whole list (a fetched page's window counts from its own first row).
-        let shown = page.offset..<(page.offset + page.window.count)
-        html.raw("<nav class=\"pager\" aria-label=\"Pages\"")
-        html.attribute("data-first", shown.isEmpty ? 0 : shown.lowerBound + 1)
-        html.attribute("data-last", shown.upperBound)
-        html.attribute("data-total", page.total)
-        html.raw(">")
-        if let previous = page.previous {
-            html.raw("<a rel=\"prev\"")
-            links.withURL(previous) { html.attribute("href", utf8: $0) }
-            html.raw(">Previous</a> ")
-        }
-        html.raw("<span aria-current=\"page\">")
-        if shown.isEmpty {
-            html.raw("No rows")
-            if page.total > 0 {
-                html.raw(" here; the list has ")
-                writeTotal(into: &html)
-            }
-        } else if route.paging == .unpaged && shown.count == page.total {
-            html.raw("All ")
-            html.text(grouping: page.total)
-            html.raw(" rows")
-        } else {
-            html.raw("Rows ")
-            html.text(grouping: shown.lowerBound + 1)
-            html.raw("–")
-            html.text(grouping: shown.upperBound)
-            html.raw(" of ")
-            writeTotal(into: &html)
-        }
-        html.raw("</span>")
-        if let next = page.next {
-            html.raw(" <a class=\"load-more\" rel=\"next\"")
-            links.withURL(next) { html.attribute("href", utf8: $0) }
-            links.withURL(next, fragment: true) { html.attribute("data-fragment-url", utf8: $0) }
-            html.raw(">Load more</a>")
-        }
-        html.raw("</nav>\n")
-    }
-
-    /// `1,000` or, when the list stopped counting, `at least 1,000`.
-    private func writeTotal(into html: inout HTMLWriter) {
-        if !page.totalIsExact { html.raw("at least ") }
-        html.text(grouping: page.total)
     }
 }
 

@@ -63,10 +63,6 @@ final class JSONListBody: ListBody {
 
     private func writeHead() {
         let json = JSONWriterAccess(encoder)
-        // Each URL written from the stack into the document: no array and no string per link.
-        func link(_ anchor: PageAnchor?) {
-            if let anchor { links.withURL(anchor) { json.string(utf8: $0) } } else { json.null() }
-        }
         json.raw("{")
         json.member("title", first: true) { json.string(route.title) }
         json.member("list") { json.string(route.href) }
@@ -78,26 +74,57 @@ final class JSONListBody: ListBody {
                 json.raw("}")
             }
         }
-        json.member("meta") {
-            json.raw("{")
-            json.member("offset", first: true) { json.number(page.offset) }
-            json.member("limit") { json.number(page.limit) }
-            json.member("total") { json.number(page.total) }
-            json.member("totalIsExact") { json.bool(page.totalIsExact) }
-            json.member("maxLimit") { json.number(orNull: page.maxLimit) }
-            json.member("requestedLimit") { json.number(orNull: page.requestedLimit) }
-            json.member("limitClamped") { json.bool(page.limitClamped) }
-            json.raw("}")
-        }
-        json.member("links") {
-            json.raw("{")
-            json.member("self", first: true) { link(page.current) }
-            json.member("first") { link(.offset(0)) }
-            json.member("prev") { link(page.previous) }
-            json.member("next") { link(page.next) }
-            json.raw("}")
-        }
+        json.raw(",")
+        encoder.writer.pageMembers(page, links: links)
         json.member("sections") { json.raw("[") }
+    }
+}
+
+extension JSONWriter {
+    /// `"meta":{…},"links":{…}`: where a page lies in its list and the URLs of its neighbours, as
+    /// the list's JSON and its live patches write them.
+    mutating func pageMembers(_ page: Page, links: PageLinks) {
+        // Each URL written from the stack into the document: no array and no string per link.
+        func link(_ anchor: PageAnchor?) {
+            if let anchor { links.withURL(anchor) { string(utf8: $0) } } else { null() }
+        }
+        key("meta")
+        raw("{")
+        key("offset")
+        number(page.offset)
+        raw(",")
+        key("limit")
+        number(page.limit)
+        raw(",")
+        key("total")
+        number(page.total)
+        raw(",")
+        key("totalIsExact")
+        bool(page.totalIsExact)
+        raw(",")
+        key("maxLimit")
+        if let maxLimit = page.maxLimit { number(maxLimit) } else { null() }
+        raw(",")
+        key("requestedLimit")
+        if let requestedLimit = page.requestedLimit { number(requestedLimit) } else { null() }
+        raw(",")
+        key("limitClamped")
+        bool(page.limitClamped)
+        raw("},")
+        key("links")
+        raw("{")
+        key("self")
+        link(page.current)
+        raw(",")
+        key("first")
+        link(.offset(0))
+        raw(",")
+        key("prev")
+        link(page.previous)
+        raw(",")
+        key("next")
+        link(page.next)
+        raw("}")
     }
 }
 
@@ -108,16 +135,10 @@ struct JSONWriterAccess {
     func raw(_ syntax: StaticString) { encoder.writer.raw(syntax) }
     func key(_ key: StaticString) { encoder.writer.key(key) }
     func string(_ value: String) { encoder.writer.string(value) }
-    func string(orNull value: String?) { encoder.writer.string(orNull: value) }
-    func string(utf8 value: UnsafeBufferPointer<UInt8>) { encoder.writer.string(utf8: value) }
-    func number(_ value: Int) { encoder.writer.number(value) }
-    func number(orNull value: Int?) { if let value { encoder.writer.number(value) } else { encoder.writer.null() } }
     /// `"name":` and the value `body` writes, after a comma unless it is the object's first member.
     func member(_ name: StaticString, first: Bool = false, _ body: () -> Void) {
         if !first { encoder.writer.raw(",") }
         encoder.writer.key(name)
         body()
     }
-    func bool(_ value: Bool) { encoder.writer.bool(value) }
-    func null() { encoder.writer.null() }
 }

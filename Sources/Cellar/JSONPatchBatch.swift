@@ -5,8 +5,12 @@
 ///   {"op": "remove", "id": "7"},
 ///   {"op": "insert", "section": 0, "before": "9", "row": {"id": "8", "cell": "…", "href": "…", "item": {…}}},
 ///   {"op": "replace", "row": {"id": "3", …}},
-///   {"op": "section", "index": 0, "header": "…", "footer": "…"}]}
+///   {"op": "section", "index": 0, "header": "…", "footer": "…"},
+///   {"op": "page", "meta": {"offset": 0, "limit": 50, "total": 1001, …}, "links": {"self": "…", …, "next": "…"}}]}
 /// ```
+///
+/// `page` comes when the window's `meta` or `links` (as the list's JSON has them) changed: rows
+/// entered or left the list, or the window reaches its end or no longer does.
 ///
 /// Operations apply in order. `before` names the row the new one goes before, or is null for the
 /// end of its section in the window; a moved row is removed and inserted again. Rows have the
@@ -47,6 +51,10 @@ enum JSONPatchBatch {
             case .replace(let id):
                 json.string("replace")
                 writeRow(version.rows[id], into: &json)
+            case .pager:
+                json.string("page")
+                json.raw(",")
+                version.pager.withUnsafeBytes { json.append($0) }
             case .titles(let new, _):
                 json.string("section")
                 json.raw(",")

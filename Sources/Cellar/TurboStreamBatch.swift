@@ -8,7 +8,7 @@ import TableKit
 /// Rows are targeted by the id the page gives them (`row-` and the identifier as a path segment),
 /// and their `<template>` holds the `<li>` the list's own cell renders. A row goes `before` the
 /// next row its section kept, or `after` the one before it, or is appended to its section's `<ul>`;
-/// a section's header and footer texts are `update`d. A header or footer that appears or
+/// a section's header and footer texts are `update`d, the pager (`#list-pager`) `replace`d. A header or footer that appears or
 /// disappears, or a section that does, cannot be patched: the batch is a single `refresh`.
 enum TurboStreamBatch {
     /// The batch's elements, one per line: the data of one event.
@@ -34,11 +34,16 @@ enum TurboStreamBatch {
                     html.text(section)
                     html.raw("']\"")
                 }
-                writeTemplate(row: version.rows[id] ?? [], into: &html)
+                writeTemplate(version.rows[id] ?? [], into: &html)
             case .replace(let id):
                 html.raw("<turbo-stream action=\"replace\"")
                 writeTarget(id, into: &html)
-                writeTemplate(row: version.rows[id] ?? [], into: &html)
+                writeTemplate(version.rows[id] ?? [], into: &html)
+            case .pager:
+                html.raw("<turbo-stream action=\"replace\" target=\"")
+                html.raw(Pager.elementID)
+                html.raw("\"")
+                writeTemplate(version.pager, into: &html)
             case .titles(let new, let old):
                 guard (new.header == nil) == (old.header == nil), (new.footer == nil) == (old.footer == nil) else { return refresh }
                 // The header by its id; the footer, which has none, by its section.
@@ -81,9 +86,9 @@ enum TurboStreamBatch {
         html.raw("\"")
     }
 
-    private static func writeTemplate(row: [UInt8], into html: inout HTMLWriter) {
+    private static func writeTemplate(_ content: [UInt8], into html: inout HTMLWriter) {
         html.raw("><template>")
-        html.unsafeRaw(bytes: row)
+        html.unsafeRaw(bytes: content)
         html.raw("</template></turbo-stream>\n")
     }
 }

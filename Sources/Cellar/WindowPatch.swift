@@ -2,7 +2,7 @@ import TableKit
 
 /// What turns a window's old version into its new one, as operations applied in order: rows
 /// removed, rows inserted beside rows the client already has, rows replaced, sections' titles
-/// changed — or, when sections themselves came or went, a refresh.
+/// changed, the pager changed — or, when sections themselves came or went, a refresh.
 ///
 /// Moved rows are removed and inserted again. Inserts are in the new version's order and each is
 /// placed before the next row of its section that stayed where it was, so that rows inserted
@@ -18,6 +18,8 @@ struct WindowPatch: Sendable {
         case replace(id: String)
         /// The section's header or footer changed.
         case titles(new: WindowVersion.Section, old: WindowVersion.Section)
+        /// The pager changed (the rows it counts, its links): the new version's ``WindowVersion/pager``.
+        case pager
         /// The window cannot be patched row by row: the client loads it again.
         case refresh
     }
@@ -36,7 +38,7 @@ struct WindowPatch: Sendable {
             case .insert: inserted += 1
             case .remove: removed += 1
             case .replace: changed += 1
-            case .titles, .refresh: break
+            case .titles, .pager, .refresh: break
             }
         }
         return (inserted, removed, changed)
@@ -74,6 +76,7 @@ struct WindowPatch: Sendable {
         for (oldSection, newSection) in zip(old.sections, new.sections) where oldSection != newSection {
             operations.append(.titles(new: newSection, old: oldSection))
         }
+        if old.pager != new.pager { operations.append(.pager) }
         return WindowPatch(operations: operations)
     }
 }

@@ -3,8 +3,8 @@ import MicroHTTP
 import TableKit
 
 /// One version of a watched window of a list: its rows' identities with a digest of each row's
-/// rendered bytes (the snapshot the next version is compared with), the bytes themselves, and its
-/// sections' titles.
+/// rendered bytes (the snapshot the next version is compared with), the bytes themselves, its
+/// sections' titles, and its pager.
 struct WindowVersion: Sendable {
     /// A section of the window: its number in the list and its titles.
     struct Section: Sendable, Equatable {
@@ -19,6 +19,10 @@ struct WindowVersion: Sendable {
     var sections: [Section] = []
     /// Each row's `<li>` (for a page) or JSON object, by identity; empty in the version a window keeps.
     var rows: [String: [UInt8]] = [:]
+    /// The window's pager as the page writes it (``Pager``), or for JSON its `"meta"` and `"links"`
+    /// members: the rows counted and the links to the neighbouring pages, which rows entering or
+    /// leaving the list change.
+    var pager: [UInt8] = []
 
     /// Renders the window `request` names of `route`'s list, in `format`.
     ///
@@ -33,13 +37,27 @@ struct WindowVersion: Sendable {
         let (layout, page, _) = try responder.window(
             of: controller, pageRequest, request, route: route, json: format == .json, headers: &headers)
         let walk = TableWalk(controller: controller, layout: layout, window: page.window)
+        // The pager's links keep the query's filters, not the items only the stream reads
+        // (`_last-event-id`) nor those that do not name the window (ListWatchers.key).
+        var query = request.query
+        query.removeAll { $0.name.hasPrefix("_") || $0.name.hasPrefix("utm_") }
+        let links = PageLinks(path: format == .json ? route.jsonHref : route.href, query: query, page: page)
         do {
+            var version: WindowVersion
             if format == .json {
-                return try walked(
+                version = try walked(
                     walk, into: WindowVersionSink(page: JSONTableSink(route: route, controller: controller, registry: responder.app.registry)))
+                var json = JSONWriter()
+                json.pageMembers(page, links: links)
+                version.pager = json.takeBytes()
+            } else {
+                let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
+                version = try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView)))
+                var html = HTMLWriter()
+                Pager.write(page, links: links, paging: route.paging, into: &html)
+                version.pager = html.takeBytes()
             }
-            let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
-            return try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView)))
+            return version
         } catch let error as SnapshotError {
             // The page itself renders such a list; its patches could not say which row is which.
             throw HTTPError(.internalServerError, "The list at \(route.path) cannot be watched: \(error)")

@@ -86,11 +86,11 @@ import Testing
         #expect(client.status == 200)
         #expect(client.header("Content-Type") == "text/event-stream")
 
-        // An insert between b and c, and one at the end.
+        // An insert between b and c, and one at the end (the pager counts them).
         store.set([("a", "A"), ("b", "B"), ("x", "X"), ("c", "C"), ("d", "D"), ("e", "E"), ("y", "Y")])
         server.app.listDidChange(at: "/names")
         var batch = try TurboStream.parse(try Self.nextBatch(client).data)
-        #expect(batch.map(\.summary) == ["before row-c", "after row-e"])
+        #expect(batch.map(\.summary) == ["before row-c", "after row-e", "replace list-pager"])
         #expect(batch[0].template?.contains("id=\"row-x\"") == true)
         #expect(batch[0].template?.contains(">X<") == true)
         #expect(batch[1].template?.contains("id=\"row-y\"") == true)
@@ -99,10 +99,10 @@ import Testing
         store.set([("a", "A"), ("x", "X"), ("c", "C2"), ("d", "D"), ("e", "E"), ("y", "Y")])
         server.app.listDidChange(at: "/names")
         batch = try TurboStream.parse(try Self.nextBatch(client).data)
-        #expect(batch.map(\.summary) == ["remove row-b", "replace row-c"])
+        #expect(batch.map(\.summary) == ["remove row-b", "replace row-c", "replace list-pager"])
         #expect(batch[1].template?.contains(">C2<") == true)
 
-        // A move: e to the front.
+        // A move: e to the front (the pager, which counts the rows, stays).
         store.set([("e", "E"), ("a", "A"), ("x", "X"), ("c", "C2"), ("d", "D"), ("y", "Y")])
         server.app.listDidChange(at: "/names")
         batch = try TurboStream.parse(try Self.nextBatch(client).data)
@@ -125,7 +125,7 @@ import Testing
         store.set([("z", "Z")] + Self.letters)
         server.app.listDidChange(at: "/names")
         let batch = try TurboStream.parse(try Self.nextBatch(client).data)
-        #expect(batch.map(\.summary) == ["remove row-c", "before row-b"])
+        #expect(batch.map(\.summary) == ["remove row-c", "before row-b", "replace list-pager"])
         #expect(batch[1].template?.contains("id=\"row-a\"") == true)
     }
 
@@ -141,15 +141,57 @@ import Testing
         let operations = batch["operations"]?.array ?? []
         let summary = operations.map { operation -> String in
             let op = operation["op"]?.string ?? "?"
-            let id = operation["id"]?.string ?? operation["row"]?["id"]?.string ?? "?"
+            let id = operation["id"]?.string ?? operation["row"]?["id"]?.string ?? operation["meta"]?["total"].map { "total \($0)" } ?? "?"
             let before = operation["before"].map { $0 == .null ? "end" : $0.string ?? "?" }
             return [op, id, before].compactMap { $0 }.joined(separator: " ")
         }
         // b moved after d (removed and inserted again, with its new name), f appended.
-        #expect(summary == ["remove b", "insert b e", "insert f end"])
+        // and the page's meta and links, which count the rows.
+        #expect(summary == ["remove b", "insert b e", "insert f end", "page total 6"])
+        #expect(operations[3]["links"]?["self"] == .string("/names.json?offset=0&limit=50"))
         #expect(operations[1]["row"]?["item"]?["name"] == .string("B2"))
         #expect(operations[1]["row"]?["href"] == .string("/names/b"))
         #expect(operations[1]["section"] == .integer(0))
+    }
+
+    /// The `<nav id="list-pager">` of a page, as its bytes.
+    static func pager(of page: String) throws -> String {
+        let start = try #require(page.range(of: "<nav class=\"pager\" id=\"list-pager\""))
+        let end = try #require(page.range(of: "</nav>\n", range: start.lowerBound..<page.endIndex))
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+
+    @Test func thePagerIsReplacedWhenTheRowsItCountsChangeAndOnlyThen() throws {
+        let store = Store(Self.letters)
+        let server = try Self.server(store)
+        // The window shows a and b of five; `_` items are the stream's own, not the pager's links'.
+        let client = try EventStreamClient(port: server.port, target: "/names?limit=2&_=1")
+        #expect(try Self.pager(of: server.get("/names?limit=2").text).contains("Rows 1–2 of 5"))
+
+        // A row added after the window: no row of the window changed, but its pager did, to what a reload shows.
+        store.set(Self.letters + [("f", "F")])
+        server.app.listDidChange(at: "/names")
+        var batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["replace list-pager"])
+        let reloaded = try Self.pager(of: server.get("/names?limit=2").text)
+        #expect(batch[0].template == reloaded)
+        #expect(reloaded.contains("Rows 1–2 of 6") && reloaded.contains("href=\"/names?offset=2&amp;limit=2\""))
+        #expect(try #require(batch[0].template).contains("_=") == false)
+
+        // A row changed: the rows counted are the same, and so is the pager.
+        store.set([("a", "A2")] + Self.letters.dropFirst() + [("f", "F")])
+        server.app.listDidChange(at: "/names")
+        batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["replace row-a"])
+
+        // The window reaching the end of the list: its Load more link goes.
+        store.set([("a", "A2"), ("b", "B")])
+        server.app.listDidChange(at: "/names")
+        batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["replace list-pager"])
+        let pager = try #require(batch[0].template)
+        #expect(pager == (try Self.pager(of: server.get("/names?limit=2").text)))
+        #expect(pager.contains("Rows 1–2 of 2") && !pager.contains("load-more"))
     }
 
     @Test func aReconnectGetsExactlyTheMissedBatchesOrARefreshWhenTooOld() throws {
@@ -293,13 +335,13 @@ import Testing
         server.app.listDidChange(at: "/names")
         let data = try Self.nextBatch(client).data
         let batch = try TurboStream.parse(data)
-        #expect(batch.map(\.action) == ["after", "replace", "replace", "replace"])
-        // Every target is a row id the page has, as an HTML parser reads both.
+        #expect(batch.map(\.action) == ["after", "replace", "replace", "replace", "replace"])
+        // Every target is an id the page has (its rows', its pager's), as an HTML parser reads both.
         let page = try HTMLInspector.elements(try server.get("/names").body)
-        let rowIDs = Set(page.filter { $0.tag == "li" }.compactMap { $0.attributes["id"] })
+        let ids = Set(page.filter { $0.tag == "li" || $0.tag == "nav" }.compactMap { $0.attributes["id"] })
         let streams = try HTMLInspector.elements(Array(data.utf8)).filter { $0.tag == "turbo-stream" }
-        #expect(streams.count == 4)
-        #expect(streams.allSatisfy { rowIDs.contains($0.attributes["target"] ?? "") })
+        #expect(streams.count == 5)
+        #expect(streams.allSatisfy { ids.contains($0.attributes["target"] ?? "") })
         #expect(try HTMLInspector.checkMarkup([Array(data.utf8)]) == nil)
     }
 

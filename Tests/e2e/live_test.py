@@ -9,11 +9,12 @@ The server must serve `--database` (made by this script's --make first). Scenari
              above the viewport, updates the focused row's neighbour and deletes a row above: each
              appears, changes or disappears without a reload (a marker set on the window survives),
              the focused link keeps focus (its row replaced), the rows on screen stay where they were, the live region
-             announces each batch, a changed row is marked (and not under reduced motion)
+             announces each batch, the pager counts the rows, a changed row is marked (and not under
+             reduced motion)
   hidden     the tab hidden closes its stream; a row inserted meanwhile appears when it is shown again,
              replayed (not a refresh)
   more       after "Load more" the stream follows the larger window: a row inserted among the
-             loaded rows appears, without a refresh
+             loaded rows appears, without a refresh, and the pager counts it
   refresh    /groups, in sections by kind: a row of a new kind needs a new section, which rows
              cannot patch; the batch is a refresh and app.js fetches the window's rows again in
              place (no reload), announcing it
@@ -64,6 +65,15 @@ def live_text(b: Browser) -> str:
     return b.js("return document.getElementById('live').textContent")
 
 
+def item_count(args) -> int:
+    with sqlite3.connect(args.database) as connection:
+        return connection.execute("SELECT count(*) FROM items").fetchone()[0]
+
+
+def pager_text(b: Browser) -> str:
+    return b.js("const p = document.querySelector('#list-pager [aria-current]'); return p ? p.textContent : ''")
+
+
 def scenario_follow(b: Browser, args, state: dict):
     b.get("/items?limit=100")
     wait_stream_open(b)
@@ -78,6 +88,9 @@ def scenario_follow(b: Browser, args, state: dict):
     expect(b.js("return document.getElementById('row-15').previousElementSibling.id") == "row-10",
            "row 15 is not after row 10")
     b.wait(lambda d: "1 row added" in live_text(b), "the live region to announce the insert")
+    total = item_count(args)
+    b.wait(lambda d: pager_text(b).endswith(f"of {total}"), f"the pager to count {total} rows (it says {pager_text(b)!r})")
+    expect(b.count("main nav.pager") == 1, "the pager is not there once")
     moved = row_top(b, "row-300")
     expect(moved is not None and abs(moved - top) <= 2, f"a row inserted above moved the rows on screen: from {top}px to {moved}px")
 
@@ -134,6 +147,11 @@ def scenario_more(b: Browser, args, state: dict):
     sqlite3_cli(args, "INSERT INTO items VALUES (355, 'Among the loaded rows', 'new');")
     b.wait(lambda d: d.execute_script("return !!document.getElementById('row-355')"), "row 355 to appear among the loaded rows")
     expect(b.js("return document.getElementById('row-355').previousElementSibling.id") == "row-350", "row 355 is not after row 350")
+    # The pager counts the new row, for the rows on the page (1-40), and still loads more.
+    total = item_count(args)
+    b.wait(lambda d: pager_text(b) == f"Rows 1–40 of {total}", f"the pager to read Rows 1–40 of {total} (it says {pager_text(b)!r})")
+    expect(b.count("main nav.pager a.load-more") == 1, "the replaced pager has no Load more link")
+    expect("1 row added" in live_text(b) and "changed" not in live_text(b), f"the pager was announced as a row: {live_text(b)!r}")
     expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
     expect("updated" not in live_text(b), "the larger window was refreshed rather than followed")
 

@@ -90,13 +90,15 @@ extension SiteAssets {
             try {
               const fragment = await fetchFragment(fragmentURL(link));
               const newPager = fragment.querySelector('nav.pager');
-              const anchor = oldPager || document.getElementById('live') || main.lastChild;
+              // A live batch may have replaced the pager while the rows were fetched.
+              const pager = oldPager && oldPager.isConnected ? oldPager : main.querySelector('nav.pager');
+              const anchor = pager || document.getElementById('live') || main.lastChild;
               const firstRow = mergeSections(fragment, anchor);
               if (newPager) {
                 const { first, last, total } = newPager.dataset;
                 const current = newPager.querySelector('[aria-current="page"]');
                 if (current && last && total) current.textContent = `Rows ${fmt(startOffset + 1)}–${fmt(last)} of ${fmt(total)}`;
-                if (oldPager) oldPager.replaceWith(newPager); else anchor.before(newPager);
+                if (pager) pager.replaceWith(newPager); else anchor.before(newPager);
                 if (first && last && total) announce(`Rows ${fmt(first)}–${fmt(last)} of ${fmt(total)} loaded`);
               } else { link.remove(); announce('All rows loaded'); }
               clearErrors();
@@ -223,6 +225,7 @@ extension SiteAssets {
             const focusRow = focused && focused.closest && focused.closest('li[id]');
             const focusHref = focused && focused.getAttribute && focused.getAttribute('href');
             const anchor = scrollAnchor();
+            const pager = main.querySelector('nav.pager');
             const removed = new Set(), added = new Set(), changed = new Set();
             for (const stream of streams) {
               const action = stream.getAttribute('action');
@@ -238,7 +241,9 @@ extension SiteAssets {
                 if (!content) continue;
                 if (action === 'update') { element.replaceChildren(content); continue; }
                 if (row && row.id) { const old = document.getElementById(row.id); if (old && old !== element) old.remove(); }
-                if (action === 'replace') { element.replaceWith(content); changed.add(row && row.id); mark(row); }
+                // Rows are counted and marked; the pager (#list-pager, replaced when the rows it counts change) is not.
+                const isRow = row && row.tagName === 'LI';
+                if (action === 'replace') { element.replaceWith(content); if (isRow) { changed.add(row.id); mark(row); } }
                 else if (['before', 'after', 'append', 'prepend'].includes(action)) { element[action](content); added.add(row && row.id); mark(row); }
               }
             }
@@ -247,6 +252,7 @@ extension SiteAssets {
               [added.size - moved.length, 'added'], [removed.size - moved.length, 'removed'], [changed.size, 'changed'], [moved.length, 'moved']]
               .filter(([n]) => n > 0).map(([n, word]) => `${plural(n, 'row')} ${word}`);
             if (counts.length) announce(counts.join(', '));
+            if (main.querySelector('nav.pager') !== pager) watchPager();
             if (anchor) {
               const row = document.getElementById(anchor.id);
               if (row) window.scrollBy(0, row.getBoundingClientRect().top - anchor.top);

@@ -326,7 +326,7 @@ static void write_html(buf_t *b, const page_t *pg, int whole_page) {
     static const char path[] = "/listbench";
     if (whole_page) PUTLIT(b, PAGE_HEAD);
     if (pg->upper > pg->lower) {
-        PUTLIT(b, "<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" data-section=\"0\">\n");
+        PUTLIT(b, "<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" id=\"section-0-rows\" data-section=\"0\">\n");
         for (long long i = pg->lower; i < pg->upper; i++) {
             const person_t *p = &people[i];
             if (p->engineer) {
@@ -348,7 +348,7 @@ static void write_html(buf_t *b, const page_t *pg, int whole_page) {
         }
         PUTLIT(b, "</ul>\n</section>\n");
     }
-    PUTLIT(b, "<nav class=\"pager\" aria-label=\"Pages\" data-first=\"");
+    PUTLIT(b, "<nav class=\"pager\" id=\"list-pager\" aria-label=\"Pages\" data-first=\"");
     put_int(b, pg->upper > pg->lower ? pg->lower + 1 : 0);
     PUTLIT(b, "\" data-last=\""); put_int(b, pg->upper);
     PUTLIT(b, "\" data-total=\""); put_int(b, TOTAL);

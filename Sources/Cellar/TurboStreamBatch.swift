@@ -7,7 +7,8 @@ import TableKit
 ///
 /// Rows are targeted by the id the page gives them (`row-` and the identifier as a path segment),
 /// and their `<template>` holds the `<li>` the list's own cell renders. A row goes `before` the
-/// next row its section kept, or `after` the one before it, or is appended to its section's `<ul>`;
+/// next row its section kept, or `after` the one before it, or is appended to its section's `<ul>`
+/// (`section-N-rows`);
 /// a section's header and footer texts are `update`d, the pager (`#list-pager`) `replace`d. A header or footer that appears or
 /// disappears, or a section that does, cannot be patched: the batch is a single `refresh`.
 enum TurboStreamBatch {
@@ -30,9 +31,10 @@ enum TurboStreamBatch {
                     html.raw("<turbo-stream action=\"after\"")
                     writeTarget(after, into: &html)
                 } else {
-                    html.raw("<turbo-stream action=\"append\" targets=\"ul.rows[data-section='")
+                    // The section's own list, by its id: one element, however many a page holds.
+                    html.raw("<turbo-stream action=\"append\" target=\"section-")
                     html.text(section)
-                    html.raw("']\"")
+                    html.raw("-rows\"")
                 }
                 writeTemplate(version.rows[id] ?? [], into: &html)
             case .replace(let id):
@@ -46,7 +48,6 @@ enum TurboStreamBatch {
                 writeTemplate(version.pager, into: &html)
             case .titles(let new, let old):
                 guard (new.header == nil) == (old.header == nil), (new.footer == nil) == (old.footer == nil) else { return refresh }
-                // The header by its id; the footer, which has none, by its section.
                 if let header = new.header, header != old.header {
                     writeUpdate(text: header, into: &html) { html in
                         html.raw("target=\"section-")
@@ -56,9 +57,9 @@ enum TurboStreamBatch {
                 }
                 if let footer = new.footer, footer != old.footer {
                     writeUpdate(text: footer, into: &html) { html in
-                        html.raw("targets=\"section.table-section[data-section='")
+                        html.raw("target=\"section-")
                         html.text(new.index)
-                        html.raw("'] > p.section-footer\"")
+                        html.raw("-footer\"")
                     }
                 }
             }

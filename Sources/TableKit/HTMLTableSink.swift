@@ -1,7 +1,8 @@
 /// A ``TableWalk``'s HTML: the sink ``TableRenderer`` walks a table into. Per section
 /// `<section class="table-section" data-section="N">`, an optional `<h2 class="section-header">`,
-/// `<ul class="rows">` with one `<li class="cell …" id="row-…">` per row, and an optional
-/// `<p class="section-footer">`. A row's cell is dequeued from the table view, configured and
+/// `<ul class="rows" id="section-N-rows">` with one `<li class="cell …" id="row-…">` per row, and an
+/// optional `<p class="section-footer" id="section-N-footer">`. The ids are what a live list's
+/// patches target. A row's cell is dequeued from the table view, configured and
 /// rendered by its provider, and recycled, also when it throws.
 ///
 /// Public so that a sink of another module can wrap it and keep what it writes for each row (a live
@@ -31,7 +32,10 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
             html.text(header)
             html.raw("</h2>\n")
         }
-        html.raw("<ul class=\"rows\"")
+        // The list's id is what a live list appends a row to when the section has no other.
+        html.raw("<ul class=\"rows\" id=\"section-")
+        html.text(section.index)
+        html.raw("-rows\"")
         html.attribute("data-section", section.index)
         html.raw(">\n")
     }
@@ -39,7 +43,9 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     public mutating func closeSection(_ section: TableWalk.Section) {
         html.raw("</ul>\n")
         if let footer = section.footer {
-            html.raw("<p class=\"section-footer\">")
+            html.raw("<p class=\"section-footer\" id=\"section-")
+            html.text(section.index)
+            html.raw("-footer\">")
             html.text(footer)
             html.raw("</p>\n")
         }

@@ -12,8 +12,9 @@ import ByteWriters
 /// ```
 ///
 /// Markup per section: `<section class="table-section" data-section="N">`, an optional
-/// `<h2 class="section-header">`, `<ul class="rows">` with one `<li class="cell …" id="row-…">`
-/// per row, and an optional `<p class="section-footer">`. The sections and rows are a
+/// `<h2 class="section-header" id="section-N-header">`, `<ul class="rows" id="section-N-rows">`
+/// with one `<li class="cell …" id="row-…">` per row, and an optional
+/// `<p class="section-footer" id="section-N-footer">`. The sections and rows are a
 /// ``TableWalk``'s; ``renderRow(at:into:)`` writes one row alone, byte for byte as the page has it.
 public struct TableRenderer {
     public var controller: any TableController { walk.controller }

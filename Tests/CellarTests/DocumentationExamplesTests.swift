@@ -190,7 +190,7 @@ final class MemoryBookStore: YourFirstApp.BookStore, @unchecked Sendable {
         let html = page.text
         #expect(html.contains(#"<h2 class="section-header" id="section-0-header">Reading</h2>"#))
         #expect(html.contains(#"<h2 class="section-header" id="section-1-header">Read</h2>"#))
-        #expect(html.contains(#"<p class="section-footer">1 books</p>"#))
+        #expect(html.contains(#"<p class="section-footer" id="section-0-footer">1 books</p>"#))
         #expect(
             html.contains(
                 #"<li class="cell reading" id="row-1"><a class="cell-link" href="/books/1"><span class="cell-title">The Dispossessed</span></a> "#

@@ -194,6 +194,50 @@ import Testing
         #expect(pager.contains("Rows 1–2 of 2") && !pager.contains("load-more"))
     }
 
+    /// Two sections of the store's rows: the first `split` rows, and the others, each with a
+    /// header and a footer that counts them.
+    struct TwoSectionController: TableController {
+        let rows: [(id: String, name: String)]
+        let split: Int
+        var numberOfSections: Int { 2 }
+        func numberOfRows(inSection section: Int) -> Int { section == 0 ? min(split, rows.count) : max(rows.count - split, 0) }
+        func identifier(forRowAt indexPath: IndexPath) -> String { rows[flat(indexPath)].id }
+        func titleForHeader(inSection section: Int) -> String? { section == 0 ? "First" : "Later" }
+        func titleForFooter(inSection section: Int) -> String? { "\(numberOfRows(inSection: section)) names" }
+        func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+            let name = Name(rows[flat(indexPath)].name)
+            return DataCellProvider(for: indexPath) { (cell: NameCell) in cell.item = name }
+        }
+        private func flat(_ indexPath: IndexPath) -> Int { indexPath.section == 0 ? indexPath.row : split + indexPath.row }
+    }
+
+    @Test func aRowAppendedToAnEmptySectionTargetsThatSectionsListAlone() throws {
+        let store = Store(Array(Self.letters.prefix(3)))
+        let server = try TestServer { app in
+            try app.register(NameCell.self)
+            app.list("/names", title: "Names") { _ in TwoSectionController(rows: store.current, split: 3) }
+        }
+        let client = try EventStreamClient(port: server.port, target: "/names")
+        // The page (and its rows fragment, which "Load more" merges) has each section's list and footer once, by id.
+        for target in ["/names", "/names?fragment=rows"] {
+            let ids = try HTMLInspector.elements(try server.get(target).body).compactMap { $0.attributes["id"] }
+            #expect(ids.filter { $0 == "section-1-rows" }.count == 1, "\(target)")
+            #expect(ids.filter { $0 == "section-1-footer" }.count == 1, "\(target)")
+            #expect(Set(ids).count == ids.count, "\(target): an id twice")
+        }
+
+        // The second section, empty, gets a row: it is appended to that section's list, by its id.
+        store.set(Array(Self.letters.prefix(4)))
+        server.app.listDidChange(at: "/names")
+        let batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["append section-1-rows", "update section-1-footer", "replace list-pager"])
+        #expect(batch[0].template?.hasPrefix("<li class=\"cell") == true && batch[0].template?.contains("id=\"row-d\"") == true)
+        #expect(batch[1].template == "1 names")
+        // Every element targets one id of the page as it now is.
+        let ids = Set(try HTMLInspector.elements(try server.get("/names").body).compactMap { $0.attributes["id"] })
+        #expect(batch.allSatisfy { $0.targets == nil && ids.contains($0.target ?? "") })
+    }
+
     @Test func aReconnectGetsExactlyTheMissedBatchesOrARefreshWhenTooOld() throws {
         let store = Store(Self.letters)
         let server = try Self.server(store)

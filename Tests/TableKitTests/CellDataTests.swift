@@ -84,7 +84,7 @@ import Testing
         #expect(
             html == """
                 <section class="table-section" data-section="0">
-                <ul class="rows" data-section="0">
+                <ul class="rows" id="section-0-rows" data-section="0">
                 <li class="cell banner" id="row-0"><p class="banner">Free shipping</p></li>
                 <li class="cell product" id="row-1"><span class="cell-title">Chair</span> <span class="cell-detail">12,500</span></li>
                 <li class="cell note" id="row-2"><p class="cell-title">Shipping</p><p class="cell-subtitle">Two days.</p></li>

@@ -229,7 +229,7 @@ extension GettingStarted.Person {
         let html = try GettingStarted.SettingsController().renderedHTML(registry: ReuseRegistry())
         #expect(html.contains(#"<h2 class="section-header" id="section-0-header">Connections</h2>"#))
         #expect(html.contains(#"<li class="cell toggle" id="row-0-0"><span class="cell-title">Wi-Fi</span></li>"#))
-        #expect(html.contains(#"<p class="section-footer">Radios can be turned off in flight.</p>"#))
+        #expect(html.contains(#"<p class="section-footer" id="section-0-footer">Radios can be turned off in flight.</p>"#))
     }
 
     @Test func productRowsAreDispatchedByTheirIdentifier() throws {

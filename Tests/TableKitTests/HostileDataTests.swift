@@ -188,14 +188,14 @@ import Testing
             children: [
                 Expected(tag: "h2", attributes: ["class": "section-header", "id": "section-\(section)-header"], text: text),
                 Expected(
-                    tag: "ul", attributes: ["class": "rows", "data-section": "\(section)"], text: nil,
+                    tag: "ul", attributes: ["class": "rows", "id": "section-\(section)-rows", "data-section": "\(section)"], text: nil,
                     children: [
                         row(0, style: "hostile", [link(0)]),
                         row(
                             1, style: "echo",
                             [link(1, extra: ["data-id": echoIdentifier]), Expected(tag: "p", attributes: ["class": "cell-note"], text: text)]),
                     ]),
-                Expected(tag: "p", attributes: ["class": "section-footer"], text: text),
+                Expected(tag: "p", attributes: ["class": "section-footer", "id": "section-\(section)-footer"], text: text),
             ])
     }
 

@@ -15,11 +15,11 @@ import Testing
             try controller.renderedHTML(registry: registry) == """
                 <section class="table-section" data-section="0" aria-labelledby="section-0-header">
                 <h2 class="section-header" id="section-0-header">Team &lt;A&gt;</h2>
-                <ul class="rows" data-section="0">
+                <ul class="rows" id="section-0-rows" data-section="0">
                 <li class="cell title" id="row-0"><span class="cell-title">Person 0</span></li>
                 <li class="cell title" id="row-1"><span class="cell-title">Person 1</span></li>
                 </ul>
-                <p class="section-footer">2 people</p>
+                <p class="section-footer" id="section-0-footer">2 people</p>
                 </section>
 
                 """)
@@ -32,12 +32,12 @@ import Testing
         #expect(
             html == """
                 <section class="table-section" data-section="0">
-                <ul class="rows" data-section="0">
+                <ul class="rows" id="section-0-rows" data-section="0">
                 </ul>
-                <p class="section-footer">only a footer</p>
+                <p class="section-footer" id="section-0-footer">only a footer</p>
                 </section>
                 <section class="table-section" data-section="1">
-                <ul class="rows" data-section="1">
+                <ul class="rows" id="section-1-rows" data-section="1">
                 </ul>
                 </section>
 
@@ -97,7 +97,7 @@ import Testing
                 expected += #"<span class="cell-title">N\#(row)</span></a></li>"# + "\n"
             }
         }
-        let opening = #"<section class="table-section" data-section="0">"# + "\n" + #"<ul class="rows" data-section="0">"# + "\n"
+        let opening = #"<section class="table-section" data-section="0">"# + "\n" + #"<ul class="rows" id="section-0-rows" data-section="0">"# + "\n"
         #expect(html == opening + expected + "</ul>\n</section>\n")
     }
 
@@ -256,7 +256,7 @@ import Testing
 
         // Page 2 (rows 100..<200) ends section 0, shows the empty section 1 and starts section 2.
         #expect(pages[1].hasPrefix(#"<section class="table-section" data-section="0" aria-labelledby="section-0-header">"#))
-        #expect(pages[1].contains(#"<p class="section-footer">120 rows</p>"#))
+        #expect(pages[1].contains(#"<p class="section-footer" id="section-0-footer">120 rows</p>"#))
         #expect(pages[1].contains(#"<h2 class="section-header" id="section-1-header">Nothing here</h2>"#))
         #expect(pages[1].contains(#"<section class="table-section" data-section="2">"#))
         #expect(!pages[1].contains(#"data-section="3""#))

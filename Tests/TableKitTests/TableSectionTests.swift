@@ -61,20 +61,20 @@ import Testing
             html == """
                 <section class="table-section" data-section="0" aria-labelledby="section-0-header">
                 <h2 class="section-header" id="section-0-header">Connections</h2>
-                <ul class="rows" data-section="0">
+                <ul class="rows" id="section-0-rows" data-section="0">
                 <li class="cell toggle" id="row-wifi"><span class="cell-title">Wi-Fi</span> <span class="cell-detail">On</span></li>
                 <li class="cell toggle" id="row-bluetooth"><span class="cell-title">Bluetooth</span> <span class="cell-detail">Off</span></li>
                 </ul>
-                <p class="section-footer">Radios &amp; such</p>
+                <p class="section-footer" id="section-0-footer">Radios &amp; such</p>
                 </section>
                 <section class="table-section" data-section="1">
-                <ul class="rows" data-section="1">
+                <ul class="rows" id="section-1-rows" data-section="1">
                 <li class="cell value" id="row-1-0"><span class="cell-title">Theme</span> <span class="cell-detail">Automatic</span></li>
                 </ul>
                 </section>
                 <section class="table-section" data-section="2" aria-labelledby="section-2-header">
                 <h2 class="section-header" id="section-2-header">Empty</h2>
-                <ul class="rows" data-section="2">
+                <ul class="rows" id="section-2-rows" data-section="2">
                 </ul>
                 </section>
 

@@ -121,7 +121,7 @@ private struct RecordingSink: TableWalkSink {
                 alone += html.string
             }
             // Byte for byte the section's rows, in order, between its list's tags.
-            #expect(page.contains("<ul class=\"rows\" data-section=\"\(section)\">\n" + alone + "</ul>\n"))
+            #expect(page.contains("<ul class=\"rows\" id=\"section-\(section)-rows\" data-section=\"\(section)\">\n" + alone + "</ul>\n"))
         }
         if selectionBase != nil { #expect(page.contains(#"href="/rows/a%2Fb%20%22c%22%20%C3%A9""#)) }
     }

@@ -142,6 +142,10 @@ def scenario_more(b: Browser, args, state: dict):
     b.js("window.__notReloaded = true")
     b.js("document.querySelector('main a.load-more').click()")
     b.wait(lambda d: b.count("main li.cell") >= 40, "Load more to add rows 21-40")
+    # Every id the patches target (rows, each section's list and footer, the pager) is on the page once.
+    duplicates = b.js("const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);"
+                      "return ids.filter((id, i) => ids.indexOf(id) !== i)")
+    expect(not duplicates, f"ids on the page twice after Load more: {duplicates}")
     # The stream reopens for the larger window; a row inserted among the loaded rows appears.
     wait_stream_open(b)
     sqlite3_cli(args, "INSERT INTO items VALUES (355, 'Among the loaded rows', 'new');")

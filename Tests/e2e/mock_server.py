@@ -102,11 +102,11 @@ def section(index: int, rows: list[str], header: str | None = None, footer: str 
     out = [f'<section class="table-section" data-section="{index}"{labelled}>']
     if header:
         out.append(f'<h2 class="section-header" id="section-{index}-header">{e(header)}</h2>')
-    out.append(f'<ul class="rows" data-section="{index}">')
+    out.append(f'<ul class="rows" id="section-{index}-rows" data-section="{index}">')
     out.extend(rows)
     out.append("</ul>")
     if footer:
-        out.append(f'<p class="section-footer">{e(footer)}</p>')
+        out.append(f'<p class="section-footer" id="section-{index}-footer">{e(footer)}</p>')
     out.append("</section>")
     return "\n".join(out)
 
@@ -118,7 +118,7 @@ def pager(path: str, offset: int, limit: int, count: int, total: int, query: dic
             q["fragment"] = "rows"
         return e(f"{path}?{urlencode(q)}")
     first, last = (offset + 1, offset + count) if count else (0, 0)
-    parts = [f'<nav class="pager" aria-label="Pages" data-first="{first}" data-last="{last}" data-total="{total}">']
+    parts = [f'<nav class="pager" id="list-pager" aria-label="Pages" data-first="{first}" data-last="{last}" data-total="{total}">']
     if offset > 0:
         parts.append(f'<a rel="prev" href="{href(max(0, offset - limit))}">Previous</a> ')
     parts.append(f'<span aria-current="page">Rows {fmt(first)}–{fmt(last)} of {fmt(total)}</span>')

@@ -150,7 +150,7 @@ page_check() {
     [ "$(get /books)" = 200 ] && content_type_is text/html || return 1
     body_has '<title>Books · Bookshelf</title>' \
         '<h2 class="section-header" id="section-0-header">Reading</h2>' '<h2 class="section-header" id="section-1-header">Read</h2>' \
-        '<p class="section-footer">2 books</p>' \
+        '<p class="section-footer" id="section-0-footer">2 books</p>' \
         '<li class="cell reading" id="row-1"><a class="cell-link" href="/books/1"><span class="cell-title">The Dispossessed</span>' \
         '<li class="cell read" id="row-3"><a class="cell-link" href="/books/3"><span class="cell-title">Piranesi</span></a> <span class="cell-subtitle">Susanna Clarke, 2020</span></li>'
 }

@@ -113,7 +113,7 @@ nonisolated(unsafe) let benchmarks = {
 /// The section and rows `TableRenderer` writes for `people` with `EngineerCell` and the
 /// `SubtitleCell` prototype, written by hand: the benchmark checks that the bytes are the same.
 func writeRowsDirectly(_ people: [Person], into html: inout HTMLWriter) {
-    html.raw("<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" data-section=\"0\">\n")
+    html.raw("<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" id=\"section-0-rows\" data-section=\"0\">\n")
     for person in people {
         let engineer = person.role == .engineer
         html.raw(engineer ? "<li class=\"cell engineer\" id=\"row-" : "<li class=\"cell subtitle\" id=\"row-")

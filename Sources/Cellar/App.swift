@@ -145,6 +145,12 @@ public final class App {
         watchers.listDidChange(at: path)
     }
 
+    /// Sends the watchers of the list at `path` what changed, as the app states it
+    /// (``ListWatchers/listDidChange(at:_:)``).
+    public func listDidChange(at path: String, _ changes: ListChanges) {
+        watchers.listDidChange(at: path, changes)
+    }
+
     /// Adds a route of your own.
     public func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
         extraRoutes.append((method, pattern, handler))

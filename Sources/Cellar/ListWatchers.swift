@@ -49,13 +49,31 @@ public final class ListWatchers: Sendable {
     /// difference sent to all of them as one batch. Call it from any thread after the data behind
     /// the list changed; it returns once the batches are queued.
     public func listDidChange(at path: String) {
+        didChange(at: path, changes: nil)
+    }
+
+    /// Tells every watcher of the list at `path` what changed, as the app states it: rows
+    /// inserted, deleted, moved and reloaded, by identity (``ListChanges``). Each window is still
+    /// rendered again and compared, but a change that only reloads rows skips the windows that hold
+    /// none of them, and reloaded rows are sent even when their bytes did not change.
+    ///
+    /// ```swift
+    /// app.watchers.listDidChange(at: "/sensors", try ListChanges(reloaded: ["humidity"]))
+    /// ```
+    public func listDidChange(at path: String, _ changes: ListChanges) {
+        guard !changes.isEmpty else { return }
+        didChange(at: path, changes: changes)
+    }
+
+    private func didChange(at path: String, changes: ListChanges?) {
         let windows = state.withLock { state in
             purgeIdle(&state)
             let windows = state.windows.filter { $0.value.route.path == path }
             if !windows.isEmpty { state.lastChange[path] = sequence.add(1, ordering: .sequentiallyConsistent).newValue }
             return windows
         }
-        for (key, window) in windows where !window.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+        for (key, window) in windows
+        where !window.refresh(changes: changes, nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
             state.withLock { state in
                 if state.windows[key] === window { state.windows[key] = nil }
             }

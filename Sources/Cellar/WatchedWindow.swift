@@ -92,11 +92,26 @@ final class WatchedWindow: Sendable {
     /// Renders the window again and sends its watchers what changed, as one batch with the next
     /// sequence. On an error (a controller's, a cell's, or two rows with one identity) nothing is
     /// sent: the error is logged, every watcher's stream is closed, and the result is false.
-    func refresh(nextSequence: () -> UInt64) -> Bool {
+    ///
+    /// With `changes` the app stated (``ListChanges``): a change that only reloads rows the window
+    /// does not hold leaves it as it is, unrendered; rows stated reloaded are sent again even when
+    /// their bytes did not change; and what the render contradicts in the statement is logged.
+    func refresh(changes: ListChanges? = nil, nextSequence: () -> UInt64) -> Bool {
         state.withLock { state in
+            if let changes, changes.onlyReloadsRows, !changes.reloadedRows.contains(where: state.version.snapshot.containsItem) {
+                return true
+            }
             do {
                 let new = try WindowVersion.render(route, request: request, format: format, responder: responder)
-                let patch = try WindowPatch.between(state.version, new)
+                let patch = try WindowPatch.between(state.version, new, reloading: changes?.reloadedRows ?? [])
+                if let contradictions = changes?.contradictions(old: state.version, new: new, patch: patch), !contradictions.isEmpty {
+                    responder.app.logger.error(
+                        "the changes stated for a watched list contradict it; its watchers get the list as it is",
+                        metadata: [
+                            "list": "\(route.path)", "query": "\(request.rawQuery ?? "")",
+                            "contradictions": "\(contradictions.joined(separator: "; "))",
+                        ])
+                }
                 state.version = new.withoutRows
                 guard !patch.isEmpty else { return true }
                 let sequence = nextSequence()

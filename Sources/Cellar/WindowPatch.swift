@@ -46,8 +46,9 @@ struct WindowPatch: Sendable {
 
     static let refresh = WindowPatch(operations: [.refresh])
 
-    /// The operations from `old` to `new`.
-    static func between(_ old: WindowVersion, _ new: WindowVersion) throws(SnapshotError) -> WindowPatch {
+    /// The operations from `old` to `new`; the rows in `reloading` that both have are replaced even
+    /// when their bytes did not change (``ListChanges/reloadedRows``).
+    static func between(_ old: WindowVersion, _ new: WindowVersion, reloading: Set<String> = []) throws(SnapshotError) -> WindowPatch {
         guard old.snapshot.sectionIdentifiers == new.snapshot.sectionIdentifiers else { return refresh }
         let changes = try new.snapshot.changes(from: old.snapshot)
         var operations: [Operation] = []
@@ -70,8 +71,21 @@ struct WindowPatch: Sendable {
                 operations.append(.insert(id: item.id, section: new.sections[position].index, before: before, after: after))
             }
         }
+        var replaced = Set<String>()
         for indexPath in changes.reloadedRows {
-            if let id = new.identifier(at: indexPath), !entering.contains(id) { operations.append(.replace(id: id)) }
+            if let id = new.identifier(at: indexPath), !entering.contains(id) {
+                operations.append(.replace(id: id))
+                replaced.insert(id)
+            }
+        }
+        if !reloading.isEmpty {
+            for section in new.snapshot.sections {
+                for item in section
+                where reloading.contains(item.id) && !entering.contains(item.id) && !replaced.contains(item.id) && old.snapshot.containsItem(item.id)
+                {
+                    operations.append(.replace(id: item.id))
+                }
+            }
         }
         for (oldSection, newSection) in zip(old.sections, new.sections) where oldSection != newSection {
             operations.append(.titles(new: newSection, old: oldSection))

@@ -68,6 +68,9 @@ public struct TableSnapshot<Content: Equatable & Sendable>: Sendable, Equatable 
     /// The number of rows in a section.
     public func numberOfItems(inSection section: Int) -> Int { sections[section].count }
 
+    /// Whether a row has the identity `id`.
+    public func containsItem(_ id: String) -> Bool { identities.contains(id) }
+
     /// Every row's identity, section after section.
     public var itemIdentifiers: [String] { sections.flatMap { $0.map(\.id) } }
 

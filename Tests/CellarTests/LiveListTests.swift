@@ -238,6 +238,90 @@ import Testing
         #expect(batch.allSatisfy { $0.targets == nil && ids.contains($0.target ?? "") })
     }
 
+    // MARK: Changes the app states
+
+    @Test func rowsStatedReloadedAreSentEvenWhenTheirBytesDidNotChange() throws {
+        let store = Store(Self.letters)
+        let server = try Self.server(store)
+        let client = try EventStreamClient(port: server.port, target: "/names")
+        // Nothing changed in the rows' bytes: a plain change sends nothing, a stated reload sends the row.
+        server.app.listDidChange(at: "/names")
+        server.app.listDidChange(at: "/names", try ListChanges(reloaded: ["b", "not-in-the-list"]))
+        var batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["replace row-b"])
+        #expect(batch[0].template?.contains(">B<") == true)
+        // A reload of a row whose bytes changed too is sent once.
+        store.set([("a", "A"), ("b", "B2")] + Self.letters.dropFirst(2))
+        server.app.listDidChange(at: "/names", try ListChanges(reloaded: ["b"]))
+        batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["replace row-b"])
+        #expect(batch[0].template?.contains(">B2<") == true)
+    }
+
+    @Test func aChangeThatOnlyReloadsRowsSkipsTheWindowsWithoutThem() throws {
+        let store = Store(Self.letters)
+        let asked = CountingController.Counts()
+        let server = try TestServer { app in
+            try app.register(NameCell.self)
+            app.list("/names", title: "Names") { _ in
+                CountingController(inner: StoreController(rows: store.current, footer: nil), asked: asked)
+            }
+        }
+        let first = try EventStreamClient(port: server.port, target: "/names?limit=2")
+        let second = try EventStreamClient(port: server.port, target: "/names?offset=2&limit=2")
+        let rendered = asked.providers.load(ordering: .relaxed)
+        store.set([("a", "A"), ("b", "B"), ("c", "C2"), ("d", "D"), ("e", "E")])
+        server.app.listDidChange(at: "/names", try ListChanges(reloaded: ["c"]))
+        #expect(try TurboStream.parse(try Self.nextBatch(second).data).map(\.summary) == ["replace row-c"])
+        // Only the window that holds c was rendered again: its two rows.
+        #expect(asked.providers.load(ordering: .relaxed) - rendered == 2)
+        // The first window was told nothing: its next batch is the next change's.
+        store.set([("a", "A2"), ("b", "B"), ("c", "C2"), ("d", "D"), ("e", "E")])
+        server.app.listDidChange(at: "/names", try ListChanges(reloaded: ["a"]))
+        #expect(try TurboStream.parse(try Self.nextBatch(first).data).map(\.summary) == ["replace row-a"])
+    }
+
+    @Test func statedChangesTheListContradictsAreLoggedAndTheWatchersGetTheListAsItIs() throws {
+        let store = Store(Self.letters)
+        let server = try Self.server(store)
+        let client = try EventStreamClient(port: server.port, target: "/names")
+        // Stated: a reloaded. Done: a renamed and f inserted.
+        store.set([("a", "A2")] + Self.letters.dropFirst() + [("f", "F")])
+        server.app.listDidChange(at: "/names", try ListChanges(reloaded: ["a"]))
+        let batch = try TurboStream.parse(try Self.nextBatch(client).data)
+        #expect(batch.map(\.summary) == ["after row-e", "replace row-a", "replace list-pager"])
+        let logged = server.logs.waitForEntry { $0.level == .error && $0.metadata["list"] == "/names" }
+        #expect(logged?.metadata["contradictions"]?.contains("reloads only") == true)
+
+        // Stated deleted, still there.
+        store.set(Self.letters)
+        server.app.listDidChange(at: "/names", try ListChanges(deleted: ["f", "a"]))
+        #expect(try TurboStream.parse(try Self.nextBatch(client).data).map(\.summary).contains("remove row-f"))
+        let deleted = server.logs.waitForEntry { $0.metadata["contradictions"]?.contains("stated deleted are still in the list: [\"a\"]") == true }
+        #expect(deleted != nil)
+    }
+
+    @Test func anIdentityStatedTwiceIsAClearError() throws {
+        #expect(throws: ListChangesError.identityStatedTwice("a")) { try ListChanges(inserted: ["a"], deleted: ["a"]) }
+        #expect(throws: ListChangesError.identityStatedTwice("b")) { try ListChanges(reloaded: ["b", "b"]) }
+        #expect(ListChangesError.identityStatedTwice("a").description.contains("moved"))
+        #expect(try ListChanges(inserted: ["a"], reloaded: ["b"]).reloadedRows == ["b"])
+    }
+
+    @Test func changesFromOneSnapshotToTheNextAreStatedByIdentity() throws {
+        var old = TableSnapshot<String>()
+        try old.appendItems([("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")])
+        var new = TableSnapshot<String>()
+        try new.appendItems([("d", "D2"), ("a", "A"), ("b", "B2"), ("e", "E")])
+        let changes = try ListChanges(from: old, to: new)
+        #expect(changes.insertedRows == ["e"] && changes.deletedRows == ["c"])
+        #expect(changes.movedRows == ["d"] && changes.reloadedRows == ["b"])
+        var twice = TableSnapshot<String>()
+        #expect(throws: SnapshotError.duplicateIdentifier("a", inOldVersion: false)) {
+            try twice.appendItems([("a", "A"), ("a", "A")])
+        }
+    }
+
     @Test func aReconnectGetsExactlyTheMissedBatchesOrARefreshWhenTooOld() throws {
         let store = Store(Self.letters)
         let server = try Self.server(store)

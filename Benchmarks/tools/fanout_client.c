@@ -140,12 +140,12 @@ static void pump(int epoll, Watcher *watchers, int timeout_ms) {
     struct epoll_event ready[256];
     static char buffer[1 << 16];
     int count = epoll_wait(epoll, ready, 256, timeout_ms);
-    uint64_t now = now_ns();
     for (int index = 0; index < count; index++) {
         Watcher *watcher = &watchers[ready[index].data.u32];
         ssize_t received = recv(watcher->fd, buffer, sizeof buffer, 0);
         if (received > 0) {
-            if (feed(watcher, buffer, (size_t)received, now) < 0) exit(1);
+            // Read after the bytes: an event published while this loop ran is never timed before it was sent.
+            if (feed(watcher, buffer, (size_t)received, now_ns()) < 0) exit(1);
         } else if (received == 0 || (errno != EAGAIN && errno != EINTR)) {
             epoll_ctl(epoll, EPOLL_CTL_DEL, watcher->fd, NULL);
         }

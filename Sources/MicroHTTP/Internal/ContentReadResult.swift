@@ -1,3 +1,5 @@
+import CMicroHTTPD
+
 /// What a content reader gives libmicrohttpd: bytes written into its buffer, the end of the
 /// body, or an error that ends the response (``StreamBox`` for a streamed body,
 /// ``EventStream`` for events).
@@ -5,4 +7,13 @@ enum ContentReadResult {
     case bytes(Int)
     case endOfStream
     case error
+
+    /// The value a libmicrohttpd content reader returns for it.
+    var readerReturnValue: Int {
+        switch self {
+        case .bytes(let count): count
+        case .endOfStream: cmhd_content_reader_end_of_stream()
+        case .error: cmhd_content_reader_end_with_error()
+        }
+    }
 }

@@ -86,11 +86,7 @@ enum MHDCallbacks {
     static let readStream: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
         guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
         let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
-        switch box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity) {
-        case .bytes(let count): return count
-        case .endOfStream: return cmhd_content_reader_end_of_stream()
-        case .error: return cmhd_content_reader_end_with_error()
-        }
+        return box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity).readerReturnValue
     }
 
     /// libmicrohttpd is done with a streamed response: release the box, and with it the producer.
@@ -103,11 +99,7 @@ enum MHDCallbacks {
     static let readEvents: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
         guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
         let box = Unmanaged<EventStreamConnection>.fromOpaque(cls).takeUnretainedValue()
-        switch box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity) {
-        case .bytes(let count): return count
-        case .endOfStream: return cmhd_content_reader_end_of_stream()
-        case .error: return cmhd_content_reader_end_with_error()
-        }
+        return box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity).readerReturnValue
     }
 
     /// libmicrohttpd is done with an event stream's response: the stream is over.

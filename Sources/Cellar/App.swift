@@ -77,6 +77,8 @@ public final class App {
     public var watchers = ListWatchers()
     /// The frame around every page: Cellar's own unless set, or read by ``loadLayout()``.
     public var layout = PageLayout.standard
+    /// What `GET /readyz` checks (see ``ReadinessCheck``), in the order added.
+    public private(set) var readinessChecks: [ReadinessCheck] = []
     private var index: (path: String, title: String)?
     private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
 
@@ -123,6 +125,12 @@ public final class App {
             ListRoute(
                 path: path, title: title, summary: summary, paging: paging,
                 infiniteScroll: infiniteScroll, hasDetail: hasDetail, makeController: makeController))
+    }
+
+    /// Adds a check to `GET /readyz` (see ``ReadinessCheck``); it replaces one of the same name.
+    public func addReadinessCheck(_ name: String, _ check: @escaping @Sendable () throws -> Void) {
+        readinessChecks.removeAll { $0.name == name }
+        readinessChecks.append(ReadinessCheck(name, check))
     }
 
     /// Mounts the index of every list at `path` (itself a table controller).
@@ -256,7 +264,7 @@ public final class App {
         }
     }
 
-    /// The router: static files, `/healthz`, `/metrics`, every list and its JSON and detail routes.
+    /// The router: static files, `/healthz`, `/readyz`, `/metrics`, every list and its JSON and detail routes.
     public func makeRouter() -> Router {
         var router = Router()
         let snapshot = snapshot()
@@ -267,6 +275,8 @@ public final class App {
         var healthHeaders = Response.json(healthBody.bytes).headers
         healthHeaders.replaceOrAdd(name: "Cache-Control", value: "no-store")
         router.get("/healthz") { [healthHeaders] _ in Response(headers: healthHeaders, body: .storage(healthBody)) }
+        let readinessChecks = readinessChecks
+        router.get("/readyz") { _ in ReadinessCheck.response(for: readinessChecks) }
         let metrics = metrics
         let registry = registry
         router.get("/metrics") { _ in

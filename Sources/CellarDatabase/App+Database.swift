@@ -107,6 +107,9 @@ extension App {
     /// Has the watchers of these lists told when another process commits to `database`.
     private func monitorChanges(of database: Database, paths: Set<String>) {
         DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers)
+        // Named by the file's name, not its path: `/readyz` is public.
+        let name = database.path.split(separator: "/").last.map(String.init) ?? database.path
+        addReadinessCheck("database \(name)") { try database.checkReadable() }
     }
 
     /// Mounts the database `--database` named, with the configuration `--config` named or the one

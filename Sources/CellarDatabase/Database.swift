@@ -38,6 +38,12 @@ public final class Database: Sendable {
         try reading { connection in try version.observe(connection) }
     }
 
+    /// Reads the schema table within the query time limit, as a list's first query would: throws
+    /// the 503 ``HTTPError`` a list would answer when the file cannot be read (what `/readyz` asks).
+    func checkReadable() throws {
+        try read { connection in try connection.execute("SELECT count(*) FROM sqlite_schema") }
+    }
+
     /// Runs `body` with a connection, inside one read transaction, within the query time limit.
     /// A query stopped by the limit, or a database busy past it, is a 503 with `Retry-After`.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -187,7 +187,7 @@ import Testing
     @Test func routesAndHealthcheckAreCommandsOfEveryApp() throws {
         let routes = try RunningApp(["routes"])
         #expect(try routes.waitForExit() == 0)
-        for line in ["GET     /words", "GET     /words.json", "GET     /words/:id", "GET     /healthz", "GET     /metrics"] {
+        for line in ["GET     /words", "GET     /words.json", "GET     /words/:id", "GET     /healthz", "GET     /readyz", "GET     /metrics"] {
             #expect(routes.log.contains(line), "routes lists \(line)")
         }
         let server = try RunningApp(["--host", "127.0.0.1", "--port", "0"])
@@ -195,6 +195,9 @@ import Testing
         // A generous probe timeout: the server answers at once, but a loaded machine may be slow to let it.
         let healthy = try RunningApp(["healthcheck", "--port", String(port), "--timeout", "30"])
         #expect(try healthy.waitForExit() == 0)
+        let ready = try RunningApp(["healthcheck", "--ready", "--port", String(port), "--timeout", "30"])
+        #expect(try ready.waitForExit() == 0)
+        #expect(ready.log.contains("ready: http://127.0.0.1:\(port)/readyz answered HTTP/1.1 200"))
         kill(server.process.processIdentifier, SIGTERM)
         #expect(try server.waitForExit() == 0)
         let unhealthy = try RunningApp(["healthcheck", "--port", String(port), "--timeout", "1"])

@@ -1,10 +1,13 @@
 import ArgumentParser
 
-/// `healthcheck`: exit 0 when the server here answers `GET /healthz` with 200.
+/// `healthcheck`: exit 0 when the server here answers `GET /healthz` (or, with `--ready`, `GET /readyz`) with 200.
 struct HealthcheckCommand: AppSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "healthcheck",
-        abstract: "Exit 0 if the server here answers GET /healthz with 200, else 1 (for a container HEALTHCHECK without curl).")
+        abstract: "Exit 0 if the server here answers GET /healthz with 200, else 1 (for a container HEALTHCHECK without curl).",
+        discussion:
+            "With --ready it asks GET /readyz instead: whether the server can serve its lists now (its database is reachable), not only whether it answers."
+    )
 
     @Option(help: ArgumentHelp("The server's address (env HOST; 0.0.0.0 and :: mean this machine's loopback).", valueName: "address"))
     var host: String = EnvironmentVariables.string("HOST") ?? "127.0.0.1"
@@ -15,6 +18,9 @@ struct HealthcheckCommand: AppSubcommand {
     @Option(help: ArgumentHelp("Seconds to wait for connecting and for the answer.", valueName: "seconds"))
     var timeout: Int = 3
 
+    @Flag(help: "Ask /readyz (can it serve its lists now?) instead of /healthz (does it answer?).")
+    var ready = false
+
     func validate() throws {
         try EnvironmentVariables.validate("PORT")
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535 (got \(port)).") }
@@ -24,15 +30,17 @@ struct HealthcheckCommand: AppSubcommand {
     func run(_ program: Program) throws {
         // A server listening on every address is reached on loopback.
         let target = host == "0.0.0.0" ? "127.0.0.1" : host == "::" || host == "[::]" ? "::1" : host
-        let url = "http://\(target.contains(":") ? "[\(target)]" : target):\(port)/healthz"
-        switch HealthProbe.statusLine(host: target, port: port, path: "/healthz", timeoutSeconds: timeout) {
+        let path = ready ? "/readyz" : "/healthz"
+        let (good, bad) = ready ? ("ready", "not ready") : ("healthy", "unhealthy")
+        let url = "http://\(target.contains(":") ? "[\(target)]" : target):\(port)\(path)"
+        switch HealthProbe.statusLine(host: target, port: port, path: path, timeoutSeconds: timeout) {
         case .success(let statusLine) where statusLine.split(separator: " ").dropFirst().first == "200":
-            print("healthy: \(url) answered \(statusLine)")
+            print("\(good): \(url) answered \(statusLine)")
         case .success(let statusLine):
-            writeToStandardError("unhealthy: \(url) answered \(statusLine)\n")
+            writeToStandardError("\(bad): \(url) answered \(statusLine)\n")
             throw ExitCode(1)
         case .failure(let problem):
-            writeToStandardError("unhealthy: \(url): \(problem.message)\n")
+            writeToStandardError("\(bad): \(url): \(problem.message)\n")
             throw ExitCode(1)
         }
     }

@@ -401,7 +401,7 @@ static void write_json(buf_t *b, const page_t *pg) {
     PUTLIT(b, ",\"next\":"); json_link(b, pg->next, pg->limit);
     PUTLIT(b, "},\"sections\":[");
     if (pg->upper > pg->lower) {
-        PUTLIT(b, "{\"index\":0,\"header\":null,\"footer\":null,\"rows\":[");
+        PUTLIT(b, "{\"index\":0,\"id\":\"0\",\"header\":null,\"footer\":null,\"rows\":[");
         for (long long i = pg->lower; i < pg->upper; i++) {
             const person_t *p = &people[i];
             if (i != pg->lower) PUTLIT(b, ",");

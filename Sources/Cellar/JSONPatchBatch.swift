@@ -3,9 +3,9 @@
 /// ```json
 /// {"sequence": 12, "operations": [
 ///   {"op": "remove", "id": "7"},
-///   {"op": "insert", "section": 0, "before": "9", "row": {"id": "8", "cell": "…", "href": "…", "item": {…}}},
+///   {"op": "insert", "section": 0, "sectionId": "0", "before": "9", "row": {"id": "8", "cell": "…", "href": "…", "item": {…}}},
 ///   {"op": "replace", "row": {"id": "3", …}},
-///   {"op": "section", "index": 0, "header": "…", "footer": "…"},
+///   {"op": "section", "index": 0, "id": "0", "header": "…", "footer": "…"},
 ///   {"op": "page", "meta": {"offset": 0, "limit": 50, "total": 1001, …}, "links": {"self": "…", …, "next": "…"}}]}
 /// ```
 ///
@@ -13,7 +13,10 @@
 /// entered or left the list, or the window reaches its end or no longer does.
 ///
 /// Operations apply in order. `before` names the row the new one goes before, or is null for the
-/// end of its section in the window; a moved row is removed and inserted again. Rows have the
+/// end of its section in the window; a moved row is removed and inserted again. A section is
+/// named by its number in the list (`section`, `index`) and its identifier (`sectionId`, `id`,
+/// as in the list's JSON `sections`), which is what says which section it is when pages number
+/// their sections each from 0. Rows have the
 /// shape of the list's JSON `rows`. `{"op": "refresh"}` alone means: fetch the window again.
 enum JSONPatchBatch {
     /// The batch as one line of JSON: the data of one event.
@@ -43,7 +46,10 @@ enum JSONPatchBatch {
                 json.string("insert")
                 json.raw(",")
                 json.key("section")
-                json.number(section)
+                json.number(section.index)
+                json.raw(",")
+                json.key("sectionId")
+                json.string(section.identifier)
                 json.raw(",")
                 json.key("before")
                 json.string(orNull: before)
@@ -58,7 +64,7 @@ enum JSONPatchBatch {
             case .titles(let new, _):
                 json.string("section")
                 json.raw(",")
-                json.sectionMembers(index: new.index, header: new.header, footer: new.footer)
+                json.sectionMembers(index: new.index, identifier: new.identifier, header: new.header, footer: new.footer)
             }
             json.raw("}")
         }

@@ -4,7 +4,7 @@ import TableKit
 /// or, wrapped in a ``WindowVersionSink``, each row's object alone for a live list.
 ///
 /// ```json
-/// {"index": 0, "header": "…", "footer": null,
+/// {"index": 0, "id": "0", "header": "…", "footer": null,
 ///  "rows": [{"id": "1", "cell": "SubtitleCell", "href": "/people/1", "item": {…}}]}
 /// ```
 ///
@@ -58,7 +58,7 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         let json = JSONWriterAccess(encoder)
         if sectionsWritten > 0 { json.raw(",") }
         json.raw("{")
-        encoder.writer.sectionMembers(index: section.index, header: section.header, footer: section.footer)
+        encoder.writer.sectionMembers(index: section.index, identifier: section.identifier, header: section.header, footer: section.footer)
         json.raw(",")
         json.key("rows")
         json.raw("[")
@@ -158,11 +158,14 @@ extension JSONTableSink: PageRowSink {
 }
 
 extension JSONWriter {
-    /// `"index":N,"header":…,"footer":…`: a section's members, as the list's JSON and its live
-    /// patches write them.
-    mutating func sectionMembers(index: Int, header: String?, footer: String?) {
+    /// `"index":N,"id":"…","header":…,"footer":…`: a section's members, as the list's JSON and its
+    /// live patches write them.
+    mutating func sectionMembers(index: Int, identifier: String, header: String?, footer: String?) {
         key("index")
         number(index)
+        raw(",")
+        key("id")
+        string(identifier)
         raw(",")
         key("header")
         string(orNull: header)

@@ -8,7 +8,7 @@ import TableKit
 /// Rows are targeted by the id the page gives them (`row-` and the identifier as a path segment),
 /// and their `<template>` holds the `<li>` the list's own cell renders. A row goes `before` the
 /// next row its section kept, or `after` the one before it, or is appended to its section's `<ul>`
-/// (`section-N-rows`);
+/// (`section-ID-rows`, the section's identifier percent-encoded as the page writes it);
 /// a section's header and footer texts are `update`d, the pager (`#list-pager`) `replace`d. A header or footer that appears or
 /// disappears, or a section that does, cannot be patched: the batch is a single `refresh`.
 enum TurboStreamBatch {
@@ -33,7 +33,7 @@ enum TurboStreamBatch {
                 } else {
                     // The section's own list, by its id: one element, however many a page holds.
                     html.raw("<turbo-stream action=\"append\" target=\"section-")
-                    html.text(section)
+                    html.pathSegment(section.identifier)
                     html.raw("-rows\"")
                 }
                 writeTemplate(version.rows[id] ?? [], into: &html)
@@ -51,14 +51,14 @@ enum TurboStreamBatch {
                 if let header = new.header, header != old.header {
                     writeUpdate(text: header, into: &html) { html in
                         html.raw("target=\"section-")
-                        html.text(new.index)
+                        html.pathSegment(new.identifier)
                         html.raw("-header\"")
                     }
                 }
                 if let footer = new.footer, footer != old.footer {
                     writeUpdate(text: footer, into: &html) { html in
                         html.raw("target=\"section-")
-                        html.text(new.index)
+                        html.pathSegment(new.identifier)
                         html.raw("-footer\"")
                     }
                 }

@@ -11,9 +11,9 @@ struct WindowPatch: Sendable {
     enum Operation: Sendable, Equatable {
         /// The row leaves the window.
         case remove(id: String)
-        /// The row enters the window in `section`, before the row `before` (nil: at the end of the
-        /// section), and after `after` (nil: the section has nothing before it).
-        case insert(id: String, section: Int, before: String?, after: String?)
+        /// The row enters the window in `section` (the new version's), before the row `before`
+        /// (nil: at the end of the section), and after `after` (nil: the section has nothing before it).
+        case insert(id: String, section: WindowVersion.Section, before: String?, after: String?)
         /// The row's content changed.
         case replace(id: String)
         /// The section's header or footer changed.
@@ -46,7 +46,8 @@ struct WindowPatch: Sendable {
 
     static let refresh = WindowPatch(operations: [.refresh])
 
-    /// The operations from `old` to `new`; the rows in `reloading` that both have are replaced even
+    /// The operations from `old` to `new`, whose sections are matched by identifier: a window
+    /// whose sections' identifiers changed is refreshed; the rows in `reloading` that both have are replaced even
     /// when their bytes did not change (``ListChanges/reloadedRows``).
     static func between(_ old: WindowVersion, _ new: WindowVersion, reloading: Set<String> = []) throws(SnapshotError) -> WindowPatch {
         guard old.snapshot.sectionIdentifiers == new.snapshot.sectionIdentifiers else { return refresh }
@@ -68,7 +69,7 @@ struct WindowPatch: Sendable {
             for (row, item) in section.enumerated() where entering.contains(item.id) {
                 let before = section[(row + 1)...].first { !entering.contains($0.id) }?.id
                 let after = row > 0 ? section[row - 1].id : nil
-                operations.append(.insert(id: item.id, section: new.sections[position].index, before: before, after: after))
+                operations.append(.insert(id: item.id, section: new.sections[position], before: before, after: after))
             }
         }
         var replaced = Set<String>()

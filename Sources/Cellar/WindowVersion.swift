@@ -6,14 +6,15 @@ import TableKit
 /// rendered bytes (the snapshot the next version is compared with), the bytes themselves, its
 /// sections' titles, and its pager.
 struct WindowVersion: Sendable {
-    /// A section of the window: its number in the list and its titles.
+    /// A section of the window: its number in the list, its identifier and its titles.
     struct Section: Sendable, Equatable {
         var index: Int
+        var identifier: String
         var header: String?
         var footer: String?
     }
 
-    /// Rows by identity, in sections named by their numbers; the content is the digest of the row's bytes.
+    /// Rows by identity, in sections named by their identifiers; the content is the digest of the row's bytes.
     var snapshot = TableSnapshot<UInt64>()
     /// The sections, in the snapshot's order.
     var sections: [Section] = []

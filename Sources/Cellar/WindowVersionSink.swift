@@ -3,7 +3,7 @@ import TableKit
 /// The sink a live list walks a watched window into: it lets the page's own sink (`Page`, the HTML
 /// or the JSON twin's) write each section and row, and keeps, for the ``WindowVersion``, each
 /// row's bytes as that sink wrote them, its identity and a digest of the bytes, and each section's
-/// titles. The ``TableWalk`` asks the controller for each row's identity and cell provider once,
+/// identifier and titles. The ``TableWalk`` asks the controller for each row's identity and cell provider once,
 /// as it does for the page.
 struct WindowVersionSink<Page: PageRowSink & ~Copyable>: TableWalkSink, ~Copyable {
     private var page: Page
@@ -22,7 +22,7 @@ struct WindowVersionSink<Page: PageRowSink & ~Copyable>: TableWalkSink, ~Copyabl
     mutating func openSection(_ section: TableWalk.Section) {
         page.openSection(section)
         page.discardWritten()
-        sections.append(WindowVersion.Section(index: section.index, header: section.header, footer: section.footer))
+        sections.append(WindowVersion.Section(index: section.index, identifier: section.identifier, header: section.header, footer: section.footer))
         items.append([])
     }
 
@@ -45,8 +45,8 @@ struct WindowVersionSink<Page: PageRowSink & ~Copyable>: TableWalkSink, ~Copyabl
     consuming func version() throws(SnapshotError) -> WindowVersion {
         var version = WindowVersion()
         for (section, items) in zip(sections, items) {
-            try version.snapshot.appendSections([String(section.index)])
-            try version.snapshot.appendItems(items, toSection: String(section.index))
+            try version.snapshot.appendSections([section.identifier])
+            try version.snapshot.appendItems(items, toSection: section.identifier)
         }
         version.sections = sections
         version.rows = rows

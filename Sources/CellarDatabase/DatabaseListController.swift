@@ -108,7 +108,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     /// Splits the page into sections, one per run of equal values of the section column, each
-    /// counted in the whole list.
+    /// counted in the whole list. Each page numbers its sections from 0: a section is named
+    /// across pages by its value (``identifier(forSection:)``).
     private func groupSections(_ connection: SQLiteConnection) throws {
         let rows = page.rows
         guard let column = list.sectionColumn, rows.count > 0 else {
@@ -120,7 +121,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         var value = rows.databaseValue(row: 0, column: column)
         for row in 1...rows.count {
             let next: DatabaseValue? = row < rows.count ? rows.databaseValue(row: row, column: column) : Optional.none
-            if next != value {
+            if next?.isInSameSection(as: value) != true {
                 let counted = try countRows(query.countSQL(cap: database.options.countLimit, column: column, value: value), connection)
                 result.append((start..<row, value, counted))
                 if let next { value = next }
@@ -219,6 +220,14 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         case .real(let real): return "\(list.labels[column]) \(DatabaseValue.text(for: real))"
         case .blob(let bytes): return "\(list.labels[column]): \(bytes.count)-byte blob"
         }
+    }
+
+    /// The section's value, typed (``DatabaseValue/sectionIdentifier``): the same group has the
+    /// same identifier on every page, whatever its number there. The list's one section, when
+    /// rows are not grouped, is `0`.
+    public func identifier(forSection section: Int) -> String {
+        guard list.sectionColumn != nil, section < sections.count else { return String(section) }
+        return sections[section].value.sectionIdentifier
     }
 
     public func titleForFooter(inSection section: Int) -> String? {

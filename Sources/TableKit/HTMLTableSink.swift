@@ -1,8 +1,11 @@
 /// A ``TableWalk``'s HTML: the sink ``TableRenderer`` walks a table into. Per section
-/// `<section class="table-section" data-section="N">`, an optional `<h2 class="section-header">`,
-/// `<ul class="rows" id="section-N-rows">` with one `<li class="cell …" id="row-…">` per row, and an
-/// optional `<p class="section-footer" id="section-N-footer">`. The ids are what a live list's
-/// patches target. A row's cell is dequeued from the table view, configured and
+/// `<section class="table-section" data-section="ID">`, an optional `<h2 class="section-header"
+/// id="section-ID-header">`, `<ul class="rows" id="section-ID-rows">` with one
+/// `<li class="cell …" id="row-…">` per row, and an optional `<p class="section-footer"
+/// id="section-ID-footer">`, where ID is the section's identifier
+/// (``TableController/identifier(forSection:)``, its number by default): escaped in
+/// `data-section`, percent-encoded in the ids as a row's identifier is in `row-…`, so that an id
+/// never holds a space or a quote. The ids are what "Load more" and a live list's patches target. A row's cell is dequeued from the table view, configured and
 /// rendered by its provider, and recycled, also when it throws.
 ///
 /// Public so that a sink of another module can wrap it and keep what it writes for each row (a live
@@ -18,25 +21,25 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
 
     public mutating func openSection(_ section: TableWalk.Section) {
         html.raw("<section class=\"table-section\"")
-        html.attribute("data-section", section.index)
+        html.attribute("data-section", section.identifier)
         if section.header != nil {
             html.raw(" aria-labelledby=\"section-")
-            html.text(section.index)
+            html.pathSegment(section.identifier)
             html.raw("-header\"")
         }
         html.raw(">\n")
         if let header = section.header {
             html.raw("<h2 class=\"section-header\" id=\"section-")
-            html.text(section.index)
+            html.pathSegment(section.identifier)
             html.raw("-header\">")
             html.text(header)
             html.raw("</h2>\n")
         }
         // The list's id is what a live list appends a row to when the section has no other.
         html.raw("<ul class=\"rows\" id=\"section-")
-        html.text(section.index)
+        html.pathSegment(section.identifier)
         html.raw("-rows\"")
-        html.attribute("data-section", section.index)
+        html.attribute("data-section", section.identifier)
         html.raw(">\n")
     }
 
@@ -44,7 +47,7 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw("</ul>\n")
         if let footer = section.footer {
             html.raw("<p class=\"section-footer\" id=\"section-")
-            html.text(section.index)
+            html.pathSegment(section.identifier)
             html.raw("-footer\">")
             html.text(footer)
             html.raw("</p>\n")

@@ -34,6 +34,17 @@ public protocol TableController: DataCellProviding {
     func titleForHeader(inSection section: Int) -> String?
     /// The footer of a section, or nil for none (`titleForFooterInSection`).
     func titleForFooter(inSection section: Int) -> String?
+    /// A section's stable identifier, `String(section)` by default, as
+    /// `NSDiffableDataSourceSnapshot` names its sections: the page's `data-section` and the ids
+    /// of its header, rows and footer (`section-{identifier}-rows`, the identifier
+    /// percent-encoded as a row's is), its JSON `id`, and what a live list keys the section by.
+    ///
+    /// Override it when a section's number does not say which section it is from one request to
+    /// the next: a list whose pages each number their sections from 0 (grouped rows, paged) gives
+    /// each the value it groups by, so that "Load more" adds a page's rows to the section the page
+    /// already shows, and a live list does not take one group for another. Two sections of one
+    /// list never share an identifier.
+    func identifier(forSection section: Int) -> String
     /// A row's stable identifier: its DOM id, its JSON `id` and its detail route.
     func identifier(forRowAt indexPath: IndexPath) -> String
     /// The row with a given identifier, for selection; nil when there is none.
@@ -59,6 +70,7 @@ extension TableController {
     public var numberOfSections: Int { 1 }
     public func titleForHeader(inSection section: Int) -> String? { nil }
     public func titleForFooter(inSection section: Int) -> String? { nil }
+    public func identifier(forSection section: Int) -> String { String(section) }
     public func identifier(forRowAt indexPath: IndexPath) -> String {
         numberOfSections == 1 ? String(indexPath.row) : "\(indexPath.section)-\(indexPath.row)"
     }

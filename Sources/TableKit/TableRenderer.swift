@@ -11,10 +11,11 @@ import ByteWriters
 /// }
 /// ```
 ///
-/// Markup per section: `<section class="table-section" data-section="N">`, an optional
-/// `<h2 class="section-header" id="section-N-header">`, `<ul class="rows" id="section-N-rows">`
+/// Markup per section: `<section class="table-section" data-section="ID">`, an optional
+/// `<h2 class="section-header" id="section-ID-header">`, `<ul class="rows" id="section-ID-rows">`
 /// with one `<li class="cell …" id="row-…">` per row, and an optional
-/// `<p class="section-footer" id="section-N-footer">`. The sections and rows are a
+/// `<p class="section-footer" id="section-ID-footer">`, ID being the section's identifier
+/// (``HTMLTableSink`` says how it is written). The sections and rows are a
 /// ``TableWalk``'s; ``renderRow(at:into:)`` writes one row alone, byte for byte as the page has it.
 public struct TableRenderer {
     public var controller: any TableController { walk.controller }

@@ -10,7 +10,7 @@
 /// }
 /// ```
 ///
-/// A section's header and footer are asked for once, when it opens; a row's cell provider and
+/// A section's identifier, header and footer are asked for once, when it opens; a row's cell provider and
 /// identifier once, when it is written. ``walkRow(at:of:into:)`` writes one row alone, the same way.
 public struct TableWalk {
     public let controller: any TableController
@@ -18,14 +18,18 @@ public struct TableWalk {
     /// The flat rows walked (all of them unless paging), clamped to the table's.
     public let window: Range<Int>
 
-    /// A section as the walk hands it to its sink: its number and its titles.
+    /// A section as the walk hands it to its sink: its number, its identifier
+    /// (``TableController/identifier(forSection:)``) and its titles.
     public struct Section {
         public var index: Int
+        public var identifier: String
         public var header: String?
         public var footer: String?
 
-        public init(index: Int, header: String?, footer: String?) {
+        /// A section; its identifier is its number unless one is given.
+        public init(index: Int, identifier: String? = nil, header: String?, footer: String?) {
             self.index = index
+            self.identifier = identifier ?? String(index)
             self.header = header
             self.footer = footer
         }
@@ -80,7 +84,8 @@ public struct TableWalk {
                     continue
                 }
                 let opened = Section(
-                    index: section, header: controller.titleForHeader(inSection: section), footer: controller.titleForFooter(inSection: section))
+                    index: section, identifier: controller.identifier(forSection: section),
+                    header: controller.titleForHeader(inSection: section), footer: controller.titleForFooter(inSection: section))
                 sink.openSection(opened)
                 row = slice.rows.lowerBound
                 phase = .rows(slice, opened)

@@ -27,9 +27,12 @@ final class DatabaseTestServer {
         return url.appendingPathComponent("Public").path
     }()
 
-    /// Mounts `database` with `options` and serves it. `connectionMemoryLimit` bounds the request
-    /// head to a quarter of it: raise it to send values of 100 KB.
-    init(_ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), connectionMemoryLimit: Int = 32 * 1024) throws {
+    /// Mounts `database` with `options` (and `configuration`, if any) and serves it.
+    /// `connectionMemoryLimit` bounds the request head to a quarter of it: raise it to send values of 100 KB.
+    init(
+        _ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), configuration: DatabaseConfiguration? = nil,
+        connectionMemoryLimit: Int = 32 * 1024
+    ) throws {
         self.database = database
         // Warnings and errors only: an access line per request would bury the suite's own output.
         var logger = Logger(label: "cellar-database-test")
@@ -37,7 +40,11 @@ final class DatabaseTestServer {
         app = App(publicDirectory: Self.publicDirectory, logger: logger)
         // A 500 says what failed, so a failing expectation shows it.
         app.showsErrorDetails = true
-        mounted = try app.mount(Database(path: database.path, options: options))
+        if let configuration {
+            mounted = try app.mount(Database(path: database.path, options: options), configuration: configuration)
+        } else {
+            mounted = try app.mount(Database(path: database.path, options: options))
+        }
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, threads: 2, connectionMemoryLimit: connectionMemoryLimit, errorRenderer: app.errorRenderer,
             bufferedResponseBytes: app.bufferedResponseBytes)

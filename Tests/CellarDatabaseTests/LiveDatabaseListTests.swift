@@ -76,4 +76,30 @@ import Testing
         #expect(operation["before"]?.string == "3")
         #expect(operation["row"]?["id"]?.string == "9")
     }
+
+    /// A grouped list's sections are keyed by their values: a row inserted into a group targets
+    /// that group's section by its identifier, on the page and in JSON.
+    @Test func aGroupedListsSectionsAreKeyedByTheirValues() throws {
+        let database = try TemporaryDatabase(
+            """
+            CREATE TABLE wines(id INTEGER PRIMARY KEY, name TEXT NOT NULL, colour TEXT);
+            INSERT INTO wines VALUES (1, 'a', 'red'), (2, 'b', 'red'), (3, 'c', 'white');
+            """)
+        let configuration = try DatabaseConfiguration(yaml: "tables:\n  wines:\n    sections: colour\n", file: "wines.yaml")
+        let server = try DatabaseTestServer(database, configuration: configuration)
+        // The window from the third row holds one section, "white", number 0 on its page.
+        let client = try EventStreamClient(port: server.server.port, target: "/wines?offset=2")
+        let json = try EventStreamClient(port: server.server.port, target: "/wines.json?offset=2")
+
+        try Self.sqlite3(server.database.path, "INSERT INTO wines VALUES (4, 'd', 'white');")
+        let inserted = try #require(try Self.nextBatch(client))
+        #expect(Self.summary(inserted.data).first == "after row-3")
+        let operations = try JSON.parse(Array(try #require(try Self.nextBatch(json)).data.utf8))["operations"]?.array ?? []
+        let insert = try #require(operations.first { $0["op"]?.string == "insert" })
+        #expect(insert["section"]?.integer == 0)
+        #expect(insert["sectionId"]?.string == "t:white")
+
+        // A section's footer counts its group: the update targets the section by its identifier.
+        #expect(inserted.data.contains(#"<turbo-stream action="update" target="section-t%3Awhite-footer">"#))
+    }
 }

@@ -79,6 +79,7 @@ extension CellarHTTPTests {
                 #expect(json.list == list.path)
                 #expect(json.sections.map { ShowcaseList.SectionTitles(header: $0.header, footer: $0.footer) } == list.sections)
                 #expect(json.sections.map(\.index) == Array(0..<list.sections.count))
+                #expect(Set(json.sections.map(\.id)).count == json.sections.count, "section ids are unique")
                 #expect(json.rows.count == list.firstPageRows)
                 #expect(Set(json.rows.map(\.id)).count == json.rows.count, "row ids are unique")
                 #expect(Set(json.rows.map(\.cell)) == list.cells)

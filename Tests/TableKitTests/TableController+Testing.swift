@@ -12,6 +12,8 @@ struct StubController: TableController {
     var sections: [Section]
     var provider: (IndexPath) -> DataCellProvider
     var rowIdentifier: (IndexPath) -> String = { "\($0.section)-\($0.row)" }
+    /// The sections' identifiers; nil for the protocol's default (the number).
+    var sectionIdentifiers: [String]?
 
     init(sections: [Section], provider: @escaping (IndexPath) -> DataCellProvider) {
         self.sections = sections
@@ -28,6 +30,7 @@ struct StubController: TableController {
     func titleForFooter(inSection section: Int) -> String? { sections[section].footer }
     func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider { provider(indexPath) }
     func identifier(forRowAt indexPath: IndexPath) -> String { rowIdentifier(indexPath) }
+    func identifier(forSection section: Int) -> String { sectionIdentifiers?[section] ?? String(section) }
 }
 
 extension TableController {

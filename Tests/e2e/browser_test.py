@@ -8,6 +8,9 @@ Scenarios (each reported on its own; the run fails if any fails):
                 the URL tracks offset/limit, no duplicate rows
   back          click a row link -> detail page; Back -> the same rows are there again
   settings      /settings: >= 2 sections with an h2.section-header and a p.section-footer
+  wines         --wines-path (/db/wines), grouped by colour: Load more to the end, across the
+                groups; every row under its colour's header, one section per colour (data-section
+                the JSON section's id), no id twice on the page; a screenshot of a boundary
   catalog-none  search for a term with no match -> .alert and the full list
   catalog-one   search for a term matching one product -> lands on /catalog/<id>
   loading       --loading-path (/reports): the data-loading-src placeholder is replaced by rows
@@ -31,7 +34,7 @@ import sys
 import time
 import traceback
 import urllib.request
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
@@ -216,6 +219,49 @@ def scenario_settings(b: Browser, args, state: dict):
     expect(both >= 2, f"/settings: want >= 2 sections with h2.section-header and p.section-footer, got {both}")
 
 
+def scenario_wines(b: Browser, args, state: dict):
+    """/db/wines, grouped by colour, each page numbering its sections from 0: Load more to the end.
+    Every row must sit in its colour's section (one per colour, in the list's order), and no id twice."""
+    with urllib.request.urlopen(b.url(args.wines_path + ".json?limit=1000"), timeout=30) as response:
+        data = json.load(response)
+    expect(data["links"]["next"] is None, f"{args.wines_path}.json does not hold every row in one page of 1,000")
+    colour_of = {"row-" + quote(row["id"], safe=""): section["header"] for section in data["sections"] for row in section["rows"]}
+    colours = [section["header"] for section in data["sections"]]
+    expect(len(colours) >= 2, f"{args.wines_path} has {len(colours)} colour(s): nothing to cross")
+    b.get(args.wines_path)
+    first = b.count("main li.cell")
+    clicks = 0
+    while b.driver.find_elements(By.CSS_SELECTOR, "main a.load-more"):
+        before = b.count("main li.cell")
+        load_more_until(b, before + 1)
+        clicks += 1
+        expect(clicks <= 100, "more than 100 Load more clicks")
+    placed = b.js("""return [...document.querySelectorAll('main li.cell')].map(li => {
+        const section = li.closest('section.table-section');
+        const header = section && section.querySelector('h2.section-header');
+        return [li.id, header ? header.textContent : null, section ? section.dataset.section : null];
+    })""")
+    expect([row[0] for row in placed] == list(colour_of), "the rows are not the list's rows in its order")
+    misplaced = [(row_id, header, colour_of[row_id]) for row_id, header, _ in placed if header != colour_of[row_id]]
+    expect(not misplaced, f"{len(misplaced)} rows under another colour's header, e.g. {misplaced[:3]}")
+    sections = b.js("""return [...document.querySelectorAll('main section.table-section')].map(s =>
+        [s.dataset.section, (s.querySelector('h2.section-header') || {}).textContent || null])""")
+    expect([header for _, header in sections] == colours, f"the page's sections {sections} are not the colours {colours}")
+    expect([key for key, _ in sections] == [section["id"] for section in data["sections"]],
+           "the page's data-section values are not the JSON sections' ids")
+    ids = b.js("return [...document.querySelectorAll('[id]')].map(e => e.id)")
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    expect(not duplicates, f"ids twice on the page: {duplicates[:10]}")
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+        b.js("arguments[0].scrollIntoView({block: 'center'})",
+             b.driver.find_elements(By.CSS_SELECTOR, "main section.table-section h2.section-header")[1])
+        time.sleep(0.15)
+        b.shot(args.screenshots, "wines-loaded-boundary")
+    print(f"    {first} rows at first, {len(placed)} after {clicks} clicks, in {len(sections)} sections: "
+          + ", ".join(f"{header} ({key})" for key, header in sections))
+
+
 def search(b: Browser, term: str):
     b.get("/catalog")
     field = b.driver.find_element(By.CSS_SELECTOR, "form.search input[type=search]")
@@ -397,7 +443,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
     print(f"    {taken} screenshots in {args.screenshots}")
 
 
-SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings),
+SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings), ("wines", scenario_wines),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
              ("xss", scenario_xss), ("loading", scenario_loading), ("axe", scenario_axe), ("screenshots", scenario_screenshots)]
 
@@ -407,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--screenshots", metavar="DIR", help="directory for screenshots (the scenario is skipped without it)")
     parser.add_argument("--xss-path", default="/xss")
+    parser.add_argument("--wines-path", default="/db/wines", help="a database list grouped into sections, longer than a page")
     parser.add_argument("--loading-path", default="/reports", help="a list whose page shows a loading placeholder")
     parser.add_argument("--rows", type=int, default=300, help="rows to load on /people (default 300)")
     parser.add_argument("--nomatch-term", default="zzqx-no-such-product")

@@ -21,7 +21,7 @@ import os
 import sys
 from html import escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xss_payloads import PAYLOADS  # noqa: E402
@@ -97,16 +97,21 @@ def note_cell(rid, title, body) -> str:
 
 # ---------------------------------------------------------------- page pieces
 
-def section(index: int, rows: list[str], header: str | None = None, footer: str | None = None) -> str:
-    labelled = f' aria-labelledby="section-{index}-header"' if header else ""
-    out = [f'<section class="table-section" data-section="{index}"{labelled}>']
+def section(index: int, rows: list[str], header: str | None = None, footer: str | None = None,
+            identifier: str | None = None) -> str:
+    """A section as TableKit's HTMLTableSink writes it: its identifier (its number unless given, as
+    TableController.identifier(forSection:)) escaped in data-section, percent-encoded in its ids."""
+    key = str(index) if identifier is None else identifier
+    ident = quote(key, safe="")
+    labelled = f' aria-labelledby="section-{ident}-header"' if header else ""
+    out = [f'<section class="table-section" data-section="{e(key)}"{labelled}>']
     if header:
-        out.append(f'<h2 class="section-header" id="section-{index}-header">{e(header)}</h2>')
-    out.append(f'<ul class="rows" id="section-{index}-rows" data-section="{index}">')
+        out.append(f'<h2 class="section-header" id="section-{ident}-header">{e(header)}</h2>')
+    out.append(f'<ul class="rows" id="section-{ident}-rows" data-section="{e(key)}">')
     out.extend(rows)
     out.append("</ul>")
     if footer:
-        out.append(f'<p class="section-footer" id="section-{index}-footer">{e(footer)}</p>')
+        out.append(f'<p class="section-footer" id="section-{ident}-footer">{e(footer)}</p>')
     out.append("</section>")
     return "\n".join(out)
 

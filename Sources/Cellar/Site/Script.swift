@@ -49,22 +49,25 @@ extension SiteAssets {
 
           const announce = (text) => { const live = document.getElementById('live'); if (live) live.textContent = text; };
 
-          // Appends each fragment section's rows to the page's section with the same data-section
-          // (or the whole section when the page has none). Returns the first newly added row.
+          // Appends each fragment section's rows to the page's section with the same data-section, the
+          // section's identifier: its number, or what its rows are grouped by when each page numbers
+          // its sections from 0. So a page whose first section continues the group the page ends
+          // with adds its rows to that group. A section the page does not have is added whole, before
+          // the pager. A row already on the page (the list moved under us) is not added twice, and a
+          // section's own ids are its identifier's, so no id is left twice. Returns the first new row.
           function mergeSections(fragment, anchor) {
             let firstRow = null;
             for (const section of fragment.querySelectorAll('section.table-section')) {
               const key = section.dataset.section;
-              const target = key === undefined ? null
-                : main.querySelector(`ul.rows[data-section="${CSS.escape(key)}"]`)
-                  || main.querySelector(`section.table-section[data-section="${CSS.escape(key)}"] ul.rows`);
-              // A row already on the page (the list moved under us) is not added twice.
-              const rows = [...section.querySelectorAll('ul.rows > li')].filter((li) => !li.id || !document.getElementById(li.id));
+              const selector = key === undefined ? null : `[data-section="${CSS.escape(key)}"]`;
+              const target = selector && (main.querySelector(`ul.rows${selector}`) || main.querySelector(`section.table-section${selector} ul.rows`));
+              const all = [...section.querySelectorAll('ul.rows > li')];
+              const rows = all.filter((li) => !li.id || !document.getElementById(li.id));
+              if (!firstRow && rows.length) firstRow = rows[0];
               if (target) {
-                if (!firstRow && rows.length) firstRow = rows[0];
                 target.append(...rows);
-              } else {
-                if (!firstRow) firstRow = section.querySelector('ul.rows > li');
+              } else if (rows.length || !all.length) {
+                all.filter((li) => !rows.includes(li)).forEach((li) => li.remove());
                 anchor.before(section);
               }
             }

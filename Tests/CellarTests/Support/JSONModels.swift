@@ -345,6 +345,7 @@ struct ListJSON {
 
     struct Section {
         var index: Int
+        var id: String
         var header: String?
         var footer: String?
         var rows: [Row]
@@ -392,7 +393,8 @@ struct ListJSON {
             next: try links.optionalString("next"))
         sections = try json.array("sections").map { section in
             Section(
-                index: try section.int("index"), header: try section.optionalString("header"), footer: try section.optionalString("footer"),
+                index: try section.int("index"), id: try section.string("id"), header: try section.optionalString("header"),
+                footer: try section.optionalString("footer"),
                 rows: try section.array("rows").map { row in
                     Row(
                         id: try row.string("id"), cell: try row.string("cell"), href: try row.optionalString("href"),

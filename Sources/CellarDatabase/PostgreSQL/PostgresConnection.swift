@@ -87,9 +87,11 @@ public final class PostgresConnection {
             throw .invalidParameter(index: index, message: "it holds a NUL character, which PostgreSQL's text cannot")
         }
         guard !deadline.hasPassed else { throw .timedOut(connection: info.description, sql: sql) }
-        let connection = try usableConnection(deadline: deadline)
+        _ = try usableConnection(deadline: deadline)
         var prepareAgain = true
         while true {
+            // Read again on each round: a failed DEALLOCATE below may have closed the connection.
+            guard let connection = handle else { throw .unavailable(connection: info.description, message: "the connection was lost") }
             let name = try preparedStatement(sql, on: connection, deadline: deadline)
             do throws(PostgresError) {
                 let values = CStringArray(parameters)

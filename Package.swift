@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Debian's libpq (the PostgreSQL client library), for PostgreSQL connections. Only CellarDatabase imports it.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux). Only ByteWriters imports it.
         .target(name: "CByteScan"),
         // Bytes: the growable buffer, the HTML, JSON and logfmt writers, decimal and hex digits, the stable hash.
@@ -64,10 +70,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Read-only SQLite: connections, statements, deadlines, the pool and the schema; knows nothing of HTTP.
+        // Read-only SQLite (connections, statements, deadlines, the pool, the schema) and PostgreSQL connections; knows nothing of HTTP.
         .target(
             name: "CellarDatabase",
-            dependencies: ["CSQLite", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "CellarDatabase", "TableKit"], swiftSettings: strictSettings),

@@ -36,10 +36,13 @@ struct ArchitectureTests {
                 "ByteWriters", "TableKit", "MicroHTTP", "Logging", "ArgumentParser", "Metrics", "CoreMetrics", "Prometheus", "Synchronization",
                 "FoundationEssentials",
             ])),
-        // SQLite, read-only: connections, the pool, the schema. The only importer of CSQLite; knows no HTTP.
+        // SQLite, read-only (connections, the pool, the schema), and PostgreSQL connections. The only importer of
+        // CSQLite and CLibPQ; knows no HTTP.
         Rule(
             target: "CellarDatabase", folder: "Sources/CellarDatabase",
-            mayImport: libc.union(["CSQLite", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials"])),
+            mayImport: libc.union([
+                "CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials",
+            ])),
         // An app: Cellar's and TableKit's public API only.
         Rule(
             target: "Showcase", folder: "Sources/Showcase",
@@ -73,7 +76,7 @@ struct ArchitectureTests {
     static let packageModules: [String: String] = [
         "CMicroHTTPD": "CMicroHTTPD", "CByteScan": "CByteScan", "ByteWriters": "ByteWriters", "MicroHTTP": "MicroHTTP", "TableKit": "TableKit",
         "Cellar": "Cellar",
-        "CSQLite": "CSQLite", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
+        "CSQLite": "CSQLite", "CLibPQ": "CLibPQ", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
         "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
         "Yams": "Yams",
     ]
@@ -187,6 +190,14 @@ struct ArchitectureTests {
             // Above Cellar, through its public API only: never libmicrohttpd, nor Foundation's whole.
             #expect(rule.mayImport.isDisjoint(with: ["CMicroHTTPD", "Foundation"]))
         }
+    }
+
+    /// libpq, like SQLite, stays inside CellarDatabase: no PostgreSQL type or pointer outside it.
+    @Test func onlyCellarDatabaseImportsCLibPQ() {
+        for rule in Self.rules where rule.target != "CellarDatabase" {
+            #expect(!rule.mayImport.contains("CLibPQ"), "\(rule.folder)")
+        }
+        #expect(Self.rules.contains { $0.target == "CellarDatabase" && $0.mayImport.contains("CLibPQ") })
     }
 
     /// Package.swift's `dependencies:` of each target, by target name: plain names and products'.

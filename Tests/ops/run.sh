@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Operations checks: the Dockerfile is lint-clean, and its runtime stage is rehearsed without a
 # Docker engine — the same static build, its shared libraries checked against what
-# debian:bookworm-slim + libmicrohttpd12 provide, then the binary run from an empty folder with
-# only Public/ beside it (as the image does), checked for pages, JSON, health, metrics, logs,
-# graceful stop on SIGTERM, start-up errors and the command line. With OPS_ROOTFS=1 (root,
-# debootstrap), the runtime stage is also built as a bookworm root filesystem and run in
-# namespaces like `docker run` (Tests/ops/rootfs.py).
+# debian:bookworm-slim + libmicrohttpd12, libsqlite3-0 and libpq5 provide, then the binary run
+# from an empty folder with only Public/ beside it (as the image does), checked for pages, JSON,
+# health, metrics, logs, graceful stop on SIGTERM, start-up errors and the command line. With
+# OPS_ROOTFS=1 (root, debootstrap), the runtime stage is also built as a bookworm root filesystem
+# and run in namespaces like `docker run` (Tests/ops/rootfs.py).
 #   Tests/ops/run.sh [ARTIFACTS_DIR]
 # Environment: SWIFT (swift), PYTHON (python3), OPS_SKIP_BUILD=1 (use .build-static as it is),
 # OPS_ROOTFS=1, OPS_ROOTFS_CACHE (where the debootstrapped base is kept; .build-static/ops-rootfs).
@@ -53,8 +53,10 @@ dockerfile_has() { grep -qE -- "$1" Dockerfile; }
 check "Dockerfile builds on a Swift 6 bookworm image" dockerfile_has '^FROM swift:6[.0-9]*-bookworm AS build'
 check "Dockerfile builds with --static-swift-stdlib" dockerfile_has 'swift build -c release --static-swift-stdlib'
 check "Dockerfile runs on debian:bookworm-slim" dockerfile_has '^FROM debian:bookworm-slim'
-check "Dockerfile installs libmicrohttpd12 and libsqlite3-0 and nothing else in the runtime stage" \
-    dockerfile_has 'apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 *\\?$'
+check "Dockerfile installs libmicrohttpd12, libsqlite3-0 and libpq5 and nothing else in the runtime stage" \
+    dockerfile_has 'apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 *\\?$'
+check "Dockerfile's build stage installs libpq-dev (CellarDatabase's CLibPQ)" \
+    dockerfile_has 'apt-get install -y --no-install-recommends .*libpq-dev'
 check "Dockerfile sets HOST=0.0.0.0, PORT=8080, CELLAR_PUBLIC=/app/Public" \
     bash -c "grep -qE 'HOST=0\.0\.0\.0' Dockerfile && grep -qE 'PORT=8080' Dockerfile && grep -qE 'CELLAR_PUBLIC=/app/Public' Dockerfile"
 grace_fits() { # the image's grace must end before docker stop's default SIGKILL at 10 s
@@ -124,7 +126,7 @@ size=$(stat -c %s "$binary")
 pass "static binary built: $binary, $((size / 1024 / 1024)) MiB ($size bytes) in ${timings[static build]} s"
 
 # ------------------------------------------------------------------------------ ldd allow-list
-section "shared libraries vs debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0"
+section "shared libraries vs debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0 + libpq5"
 # What the runtime image provides, by soname, and the Debian package each comes from:
 #  in debian:bookworm-slim already (Priority: required, and apt's own dependencies):
 #    libc6 (libc, libm, libpthread, libdl, librt, libutil, ld-linux), libgcc-s1, libstdc++6
@@ -132,15 +134,21 @@ section "shared libraries vs debian:bookworm-slim + libmicrohttpd12 + libsqlite3
 #    libmicrohttpd12 -> libgnutls30 -> libp11-kit0 (-> libffi8), libidn2-0 (-> libunistring2),
 #    libtasn1-6, libnettle8, libhogweed6, libgmp10
 #  brought by `apt-get install libsqlite3-0` (it depends on libc6 only): libsqlite3.so.0
+#  brought by `apt-get install libpq5` (its Depends, recursively, on bookworm): libpq5 ->
+#    libssl3, libgssapi-krb5-2 -> libkrb5-3, libk5crypto3, libkrb5support0, libcom-err2,
+#    libkeyutils1; libldap-2.5-0 -> libsasl2-2, GnuTLS (above); libresolv is libc6's
 allowed_sonames=(
     linux-vdso.so.1 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1
     libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libutil.so.1
     libgcc_s.so.1 libstdc++.so.6
     libmicrohttpd.so.12 libgnutls.so.30 libp11-kit.so.0 libffi.so.8 libidn2.so.0 libunistring.so.2
     libtasn1.so.6 libnettle.so.8 libhogweed.so.6 libgmp.so.10 libsqlite3.so.0
+    libpq.so.5 libssl.so.3 libcrypto.so.3 libgssapi_krb5.so.2 libkrb5.so.3 libk5crypto.so.3 libkrb5support.so.0
+    libcom_err.so.2 libkeyutils.so.1 libresolv.so.2 libldap-2.5.so.0 liblber-2.5.so.0 libsasl2.so.2
 )
 allowed_packages=(libc6 libgcc-s1 libstdc++6 libmicrohttpd12 libgnutls30 libp11-kit0 libffi8 libidn2-0 libunistring2
-    libtasn1-6 libnettle8 libhogweed6 libgmp10 libsqlite3-0)
+    libtasn1-6 libnettle8 libhogweed6 libgmp10 libsqlite3-0
+    libpq5 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1 libldap-2.5-0 libsasl2-2)
 
 # ldd_check BINARY: prints "soname -> path [package]" per library, fails on anything not allowed.
 ldd_check() {
@@ -169,7 +177,7 @@ ldd_check() {
     return $bad
 }
 if ldd_check "$binary"; then
-    pass "ldd lists only what debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0 provide"
+    pass "ldd lists only what debian:bookworm-slim + libmicrohttpd12 + libsqlite3-0 + libpq5 provide"
 else
     fail "the static binary needs a library the runtime image does not have"
 fi
@@ -194,6 +202,21 @@ if command -v apt-cache >/dev/null && apt-cache show libmicrohttpd12 >/dev/null 
         pass "apt-cache depends --recurse libmicrohttpd12 brings every library package on the list ($closure)"
     else
         fail "apt-cache depends --recurse libmicrohttpd12 does not bring:$missing (it brings: $closure)"
+    fi
+fi
+
+# The same cross-check for libpq5's dependencies.
+if command -v apt-cache >/dev/null && apt-cache show libpq5 >/dev/null 2>&1; then
+    closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+        --no-pre-depends libpq5 2>/dev/null | grep -vE '^ |^<' | sort -u | tr '\n' ' ')
+    missing=""
+    for package in libpq5 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1 libldap-2.5-0 libsasl2-2; do
+        [[ " $closure " == *" $package "* ]] || missing+=" $package"
+    done
+    if [ -z "$missing" ]; then
+        pass "apt-cache depends --recurse libpq5 brings every library package on the list ($closure)"
+    else
+        fail "apt-cache depends --recurse libpq5 does not bring:$missing (it brings: $closure)"
     fi
 fi
 

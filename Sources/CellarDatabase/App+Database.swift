@@ -39,7 +39,8 @@ extension App {
         for table in tables {
             let path = prefix + (paths[table.name] ?? Self.hexPath(for: table.name))
             let list = try TableList(
-                schema: table, path: path, tableNames: names, configuration: configuration.tables[table.name], in: configuration)
+                schema: table, path: path, tableNames: names, configuration: configuration.tables[table.name], in: configuration,
+                dialect: database.dialect)
             if let rules = list.cellRules {
                 for identifier in Set(rules.when.values).union([rules.defaultCell]) where !registry.isRegistered(identifier) {
                     throw configuration.error(
@@ -84,7 +85,7 @@ extension App {
         }
         var settings = configuration ?? DatabaseConfiguration.Table()
         if let title { settings.title = title }
-        let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells)
+        let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells, dialect: database.dialect)
         mountList(list, lists: DatabaseLists([list]), database: database)
         monitorChanges(of: database, paths: [path])
         return path
@@ -105,16 +106,16 @@ extension App {
     }
 
     /// Has the watchers of these lists told when another process commits to `database`.
+    /// (PostgreSQL's lists are not watched yet: it has no `data_version` to poll.)
     private func monitorChanges(of database: Database, paths: Set<String>) {
-        DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers)
-        // Named by the file's name, not its path: `/readyz` is public.
-        let name = database.path.split(separator: "/").last.map(String.init) ?? database.path
-        addReadinessCheck("database \(name)") { try database.checkReadable() }
+        if database.dialect == .sqlite { DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers) }
+        // Named by the file's name, not its path, or by the PostgreSQL database's name: `/readyz` is public.
+        addReadinessCheck("database \(database.displayName)") { try database.checkReadable() }
     }
 
-    /// Mounts the database `--database` named, with the configuration `--config` named or the one
-    /// beside the database (`shop.db` → `shop.yaml` or `shop.yml`), and the templates `--templates`
-    /// names. Does nothing when no database was named.
+    /// Mounts the database `--database` named — a SQLite file, or a `postgres://` URL — with the
+    /// configuration `--config` named or, for a file, the one beside it (`shop.db` → `shop.yaml` or
+    /// `shop.yml`), and the templates `--templates` names. Does nothing when no database was named.
     public func mountDatabaseFromCommandLine() throws {
         guard let path = databasePath else { return }
         var options = DatabaseOptions()
@@ -124,8 +125,13 @@ extension App {
             try registerPrototypes()
         }
         if let templates = databaseTemplatesPath { try registry.registerPrototypes(in: templates) }
-        let database = try Database(path: path, options: options)
-        try mount(database, configuration: try DatabaseConfiguration.load(named: databaseConfigurationPath, besideDatabase: path))
+        let database = try Database.open(path, options: options)
+        // A URL has no folder to find a configuration beside: `--config` names it.
+        let configuration =
+            database.dialect == .postgres
+            ? try databaseConfigurationPath.map { path in try DatabaseConfiguration.load(named: path, besideDatabase: "") } ?? DatabaseConfiguration()
+            : try DatabaseConfiguration.load(named: databaseConfigurationPath, besideDatabase: path)
+        try mount(database, configuration: configuration)
     }
 
     /// Paths the server answers itself, which no table may take.
@@ -169,10 +175,7 @@ extension App {
     static func summary(of list: TableList, in database: Database) throws -> String {
         let cap = database.options.countLimit
         let counted = try database.read { connection in
-            let statement = try connection.statement("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName) LIMIT ?)")
-            try statement.bind([.integer(Int64(cap) + 1)])
-            defer { statement.reset() }
-            return try statement.step() ? Int(statement.int64(0)) : 0
+            try connection.integer("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName) LIMIT ?) AS counted", [.integer(Int64(cap) + 1)])
         }
         let rows = counted > cap ? "more than \(cap.formatted()) rows" : counted == 1 ? "1 row" : "\(counted.formatted()) rows"
         return list.schema.kind == .view ? "View, \(rows)" : rows.prefix(1).uppercased() + rows.dropFirst()

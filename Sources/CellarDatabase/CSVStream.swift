@@ -41,7 +41,7 @@ final class CSVStream: ResponseBodyProducer {
     private func fetchBatch() throws {
         rows = FetchedRows(columnCount: rows.columnCount)
         let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: batchSize)
-        try database.read { connection in try rows.append(rowsOf: sql, values, on: connection) }
+        try database.read { connection in try connection.appendRows(of: sql, values, to: &rows) }
         if rows.count > batchSize {
             rows.removeLastRow()
         } else {

@@ -15,13 +15,13 @@ final class DatabaseChangeMonitor: Sendable {
 
     init(database: Database) {
         self.database = database
-        seen.withLock { $0 = try? database.currentVersion() }
+        seen.withLock { $0 = (try? database.currentVersion()) ?? nil }
     }
 
     /// Whether the database's version moved since the last look. A database that cannot be read
     /// just now is looked at again at the next tick.
     func versionMoved() -> Bool {
-        guard let now = try? database.currentVersion() else { return false }
+        guard let now = (try? database.currentVersion()) ?? nil else { return false }
         return seen.withLock { seen in
             defer { seen = now }
             return seen != now

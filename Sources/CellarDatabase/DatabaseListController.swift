@@ -66,7 +66,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         let (sql, values) = query.pageSQL(after: cursor, offset: offset, limit: limit)
         var rows = newRows(expected: limit + 1)
         try database.read { connection in
-            try rows.append(rowsOf: sql, values, on: connection)
+            try connection.appendRows(of: sql, values, to: &rows)
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
             count = try countRows(query.countSQL(cap: database.options.countLimit), connection)
@@ -83,34 +83,30 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         guard let key = detailKey, let rowQuery = list.rowQuery else { return }
         var rows = newRows(expected: 1)
         try database.read { connection in
-            try rows.append(rowsOf: rowQuery, key, on: connection)
+            try connection.appendRows(of: rowQuery, key, to: &rows)
             page = try pageRows(rows, connection)
         }
         sections = [(0..<rows.count, .null, count)]
     }
 
     /// Counts the rows a count query keeps, up to the count limit, or takes the count from the
-    /// cache at this version.
-    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: SQLiteConnection) throws
+    /// cache at this version (a database without versions, PostgreSQL's, counts every time).
+    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader) throws
         -> CountCache.Count
     {
         let key = CountCache.Key(sql: counting.sql, bindings: counting.bindings)
-        let version = contentVersion ?? ""
-        if let known = database.counts.count(for: key, version: version) { return known }
-        let statement = try connection.statement(counting.sql)
-        try statement.bind(counting.bindings)
-        let counted = try statement.step() ? Int(statement.int64(0)) : 0
-        statement.reset()
+        if let version = contentVersion, let known = database.counts.count(for: key, version: version) { return known }
+        let counted = try connection.integer(counting.sql, counting.bindings)
         let cap = database.options.countLimit
         let result = CountCache.Count(rows: min(counted, cap), isExact: counted <= cap)
-        database.counts.store(result, for: key, version: version)
+        if let version = contentVersion { database.counts.store(result, for: key, version: version) }
         return result
     }
 
     /// Splits the page into sections, one per run of equal values of the section column, each
     /// counted in the whole list. Each page numbers its sections from 0: a section is named
     /// across pages by its value (``identifier(forSection:)``).
-    private func groupSections(_ connection: SQLiteConnection) throws {
+    private func groupSections(_ connection: any DatabaseReader) throws {
         let rows = page.rows
         guard let column = list.sectionColumn, rows.count > 0 else {
             sections = [(0..<rows.count, .null, count)]
@@ -133,44 +129,25 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
 
     /// The fetched rows as a page, with the label of every row a foreign key on it references:
     /// one query per linking column, for the keys on the page.
-    private func pageRows(_ rows: FetchedRows, _ connection: SQLiteConnection) throws -> PageRows {
+    private func pageRows(_ rows: FetchedRows, _ connection: any DatabaseReader) throws -> PageRows {
         var linkLabels: [[DatabaseValue: String]?] = Array(repeating: nil, count: list.columns.count)
         for (column, table) in list.links where list.shownColumns.contains(column) || context.rowIdentifier != nil {
             guard let target = lists.byName[table], let labelQuery = target.labelQuery,
                 let labelQueryForOneKey = target.labelQueryForOneKey
             else { continue }
-            // The page's keys as one JSON array: one statement whatever their number.
-            var keys = JSONWriter()
-            keys.raw("[")
+            // The page's keys as one parameter: one statement whatever their number.
+            var keys: [DatabaseValue] = []
             var seen = Set<DatabaseValue>()
-            var first = DatabaseValue.null
             for row in 0..<rows.count {
                 let value = rows.databaseValue(row: row, column: column)
                 guard value != .null, seen.insert(value).inserted else { continue }
-                if seen.count > 1 { keys.raw(",") } else { first = value }
-                switch value {
-                case .integer(let integer): keys.number(Int(integer))
-                case .real(let real): keys.number(real)
-                case .text(let text): keys.string(text)
-                case .null, .blob: keys.null()
-                }
+                keys.append(value)
             }
-            keys.raw("]")
-            guard !seen.isEmpty else { continue }
-            let statement: SQLiteStatement
-            if seen.count == 1 {
-                statement = try connection.statement(labelQueryForOneKey)
-                try statement.bind([first])
-            } else {
-                statement = try connection.statement(labelQuery)
-                try statement.bind([.text(String(decoding: keys.takeBytes(), as: UTF8.self))])
-            }
-            var labels: [DatabaseValue: String] = [:]
-            while try statement.step() {
-                if let label = statement.text(1) { labels[statement.value(0)] = label }
-            }
-            statement.reset()
-            linkLabels[column] = labels
+            guard let first = keys.first else { continue }
+            linkLabels[column] =
+                keys.count == 1
+                ? try connection.labels(labelQueryForOneKey, [first])
+                : try connection.labels(labelQuery, [connection.dialect.keyList(keys)])
         }
         return PageRows(list: list, rows: rows, firstRow: cursor?.position ?? offset, linkLabels: linkLabels, linkBases: page.linkBases)
     }

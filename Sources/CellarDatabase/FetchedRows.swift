@@ -56,6 +56,34 @@ struct FetchedRows {
         }
     }
 
+    /// Appends one value: a text's UTF-8 (checked as a statement's is) or a blob's bytes go into ``bytes``.
+    mutating func append(_ value: DatabaseValue) {
+        switch value {
+        case .null: values.append(.null)
+        case .integer(let integer): values.append(.integer(integer))
+        case .real(let real): values.append(.real(real))
+        case .text(let text):
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            values.append(.text(start..<bytes.count))
+        case .blob(let blob):
+            let start = bytes.count
+            bytes.append(contentsOf: blob)
+            values.append(.blob(start..<bytes.count))
+        }
+    }
+
+    /// Appends a text value from its bytes, U+FFFD in place of any that are not UTF-8.
+    mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+        let start = bytes.count
+        if Self.isASCII(text) || String(validating: text, as: UTF8.self) != nil {
+            bytes.append(contentsOf: text)
+        } else {
+            bytes.append(contentsOf: String(decoding: text, as: UTF8.self).utf8)
+        }
+        values.append(.text(start..<bytes.count))
+    }
+
     /// Whether every byte is below 0x80, tested eight at a time.
     static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = text.baseAddress else { return true }
@@ -70,14 +98,6 @@ struct FetchedRows {
             index += 1
         }
         return true
-    }
-
-    /// Runs `sql` with `values` on `connection` and appends every row it returns.
-    mutating func append(rowsOf sql: String, _ values: [DatabaseValue], on connection: SQLiteConnection) throws {
-        let statement = try connection.statement(sql)
-        try statement.bind(values)
-        while try statement.step() { append(from: statement) }
-        statement.reset()
     }
 
     /// Drops the last row (the look-ahead row that tells whether a next page exists).

@@ -19,6 +19,8 @@ final class TableList: Sendable {
     let labels: [String]
     /// What every query selects: each column, then the rowid when it is the key.
     let selection: String
+    /// How the engine's SQL is written where SQLite's and PostgreSQL's differ.
+    let dialect: SQLDialect
     /// `"table"`, quoted.
     let quotedName: String
     /// Where the key's columns are in the selection (empty for a view: its rows have no detail).
@@ -51,8 +53,8 @@ final class TableList: Sendable {
     let fieldOpenings: [String]
     /// The SELECT of one row by its key; nil without a key.
     let rowQuery: String?
-    /// The SELECT of the labels of the rows whose keys are in a JSON array (one parameter), for the
-    /// links that lead here; nil when a row has no label of its own.
+    /// The SELECT of the labels of the rows whose keys are in one parameter (``SQLDialect/keyList(_:)``),
+    /// for the links that lead here; nil when a row has no label of its own.
     let labelQuery: String?
     /// The same for one key (a detail page's): a plain comparison, lighter than reading a JSON array.
     let labelQueryForOneKey: String?
@@ -65,9 +67,10 @@ final class TableList: Sendable {
     /// - Throws: ``ConfigurationError`` for a configured column the table does not have.
     init(
         schema: TableSchema, path: String, tableNames: Set<String>, configuration: DatabaseConfiguration.Table? = nil,
-        in file: DatabaseConfiguration = DatabaseConfiguration(), cells: DatabaseCellProvider? = nil
+        in file: DatabaseConfiguration = DatabaseConfiguration(), cells: DatabaseCellProvider? = nil, dialect: SQLDialect = .sqlite
     ) throws(ConfigurationError) {
         self.cells = cells
+        self.dialect = dialect
         self.schema = schema
         self.path = path
         let key = "tables." + schema.name
@@ -159,7 +162,7 @@ final class TableList: Sendable {
             : "SELECT \(selection) FROM \(quotedName) WHERE " + keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
         if keyColumns.count == 1, keyColumns[0] != titleColumn, let key = keyExpressions.first {
             let title = quotedName + "." + quotedIdentifier(schema.columns[titleColumn].name)
-            labelQuery = "SELECT \(key), \(title) FROM \(quotedName) WHERE \(key) IN (SELECT value FROM json_each(?))"
+            labelQuery = dialect.labelQuery(key: key, title: title, table: quotedName)
             labelQueryForOneKey = "SELECT \(key), \(title) FROM \(quotedName) WHERE \(key) = ?"
         } else {
             labelQuery = nil

@@ -8,7 +8,8 @@ import TableKit
 /// comes from the URL; a name that is not a column or a value that does not parse is a 400.
 struct TableQuery {
     /// One term of the order: a column of the selection, ascending or descending. NULL is the
-    /// smallest value (SQLite's own order): first ascending, last descending.
+    /// smallest value (SQLite's own order, which PostgreSQL is told: ``SQLDialect/orderTerm(_:ascending:notNull:)``):
+    /// first ascending, last descending.
     struct OrderTerm: Equatable {
         /// Its place among the selected columns (where a cursor finds its value).
         var column: Int
@@ -82,7 +83,7 @@ struct TableQuery {
             default: throw HTTPError.badRequest("\(columnName)__isnull takes 1 or 0 (got “\(Self.shown(value))”).")
             }
         case "contains":
-            conditions.append("instr(\(expression), ?) > 0")
+            conditions.append(list.dialect.contains(expression))
             bindings.append(.text(value))
         default:
             let comparison = ["exact": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="
@@ -164,7 +165,8 @@ struct TableQuery {
     /// `ORDER BY …` for the order, or nothing for a view asked for no order.
     private var orderClause: String {
         guard !order.isEmpty else { return "" }
-        return " ORDER BY " + order.map { $0.expression + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
+        return " ORDER BY "
+            + order.map { list.dialect.orderTerm($0.expression, ascending: $0.ascending, notNull: $0.notNull) }.joined(separator: ", ")
     }
 
     private func whereClause(_ extra: [String]) -> String {
@@ -203,7 +205,7 @@ struct TableQuery {
             var parts: [String] = []
             var partValues: [DatabaseValue] = []
             for (previous, value) in zip(order[..<index], last) {
-                parts.append("\(previous.expression) IS ?")
+                parts.append(list.dialect.isSame(previous.expression))
                 partValues.append(value)
             }
             let value = last[index]
@@ -222,7 +224,7 @@ struct TableQuery {
             alternatives.append("(" + parts.joined(separator: " AND ") + ")")
             values += partValues
         }
-        guard !alternatives.isEmpty else { return ("0", []) }
+        guard !alternatives.isEmpty else { return (list.dialect.noRows, []) }
         var condition = "(" + alternatives.joined(separator: " OR ") + ")"
         // The first term's bound, stated alone too, lets SQLite seek an index on it instead of
         // testing the alternatives row by row from the start.
@@ -240,15 +242,15 @@ struct TableQuery {
 
     /// The SELECT that counts the rows the filters keep, stopping at `cap` + 1.
     func countSQL(cap: Int) -> (sql: String, bindings: [DatabaseValue]) {
-        ("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([])) LIMIT ?)", bindings + [.integer(Int64(cap) + 1)])
+        ("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([])) LIMIT ?) AS counted", bindings + [.integer(Int64(cap) + 1)])
     }
 
     /// The SELECT that counts the rows the filters keep whose `column` holds a value (one section's
     /// rows), stopping at `cap` + 1.
     func countSQL(cap: Int, column: Int, value: DatabaseValue) -> (sql: String, bindings: [DatabaseValue]) {
-        let condition = "\(list.quotedName).\(quotedIdentifier(list.columns[column].name)) IS ?"
+        let condition = list.dialect.isSame("\(list.quotedName).\(quotedIdentifier(list.columns[column].name))")
         return (
-            "SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([condition])) LIMIT ?)",
+            "SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([condition])) LIMIT ?) AS counted",
             bindings + [value, .integer(Int64(cap) + 1)]
         )
     }

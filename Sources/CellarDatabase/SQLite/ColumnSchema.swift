@@ -1,4 +1,4 @@
-/// One column of a table or view, as `PRAGMA table_xinfo` describes it.
+/// One column of a table or view, as `PRAGMA table_xinfo` (or PostgreSQL's catalogue) describes it.
 public struct ColumnSchema: Sendable, Hashable {
     public let name: String
     /// The type as declared (`VARCHAR(20)`, `INTEGER`); empty when the declaration has none.
@@ -12,9 +12,19 @@ public struct ColumnSchema: Sendable, Hashable {
     public let isGenerated: Bool
 
     public init(name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false) {
+        self.init(
+            name: name, declaredType: declaredType, affinity: ColumnAffinity(declaredType: declaredType), notNull: notNull,
+            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated)
+    }
+
+    /// A column whose affinity is known otherwise than by SQLite's rules (a PostgreSQL column's, by its type).
+    public init(
+        name: String, declaredType: String, affinity: ColumnAffinity, notNull: Bool = false, primaryKeyPosition: Int = 0,
+        isGenerated: Bool = false
+    ) {
         self.name = name
         self.declaredType = declaredType
-        self.affinity = ColumnAffinity(declaredType: declaredType)
+        self.affinity = affinity
         self.notNull = notNull
         self.primaryKeyPosition = primaryKeyPosition
         self.isGenerated = isGenerated

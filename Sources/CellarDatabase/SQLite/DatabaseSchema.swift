@@ -18,6 +18,12 @@ public struct DatabaseSchema: Sendable {
         (tables, unreadable) = try connection.read { try Self.read(connection) }
     }
 
+    /// A schema read otherwise (PostgreSQL's: ``init(postgres:deadline:)``).
+    init(tables: [TableSchema], unreadable: [String: String]) {
+        self.tables = tables
+        self.unreadable = unreadable
+    }
+
     /// The table or view named `name`: spelt exactly, else with ASCII letters in another case (SQLite's names are case-insensitive).
     public func table(named name: String) -> TableSchema? {
         tables.first { $0.name == name } ?? tables.first { $0.name.sqliteNameEquals(name) }

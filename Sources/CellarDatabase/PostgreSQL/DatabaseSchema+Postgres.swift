@@ -1,0 +1,125 @@
+extension DatabaseSchema {
+    /// Reads, from PostgreSQL's catalogue, the tables and views a list can show: those the
+    /// connection's `search_path` makes visible by their bare name (`pg_table_is_visible`: the
+    /// name, unqualified, means this relation), outside PostgreSQL's own schemas. Tables the role
+    /// cannot SELECT from are in ``unreadable``.
+    ///
+    /// What SQLite's schema says is said the same way: ordinary and partitioned tables are tables
+    /// (partitions are read through their parent), views and materialized views are views, a
+    /// foreign table is a table without a key. A column's affinity comes from its type
+    /// (``ColumnAffinity/init(postgresType:)``) and its declared type is `format_type`'s spelling
+    /// (`character varying(20)`). PostgreSQL has no rowid, so a table's key is its primary key, or
+    /// none (paged by offset, as a view).
+    init(postgres connection: PostgresConnection, deadline: PostgresDeadline) throws {
+        let relations = try connection.query(Self.relationsSQL, deadline: deadline).rows
+        var columns: [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool)]] = [:]
+        for row in try connection.query(Self.columnsSQL, deadline: deadline).rows {
+            guard case .integer(let table) = row[0], case .text(let name) = row[1], case .text(let type) = row[2], case .text(let base) = row[3]
+            else { continue }
+            columns[table, default: []].append((name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1)))
+        }
+        var primaryKeys: [Int64: [String: Int]] = [:]
+        for row in try connection.query(Self.primaryKeysSQL, deadline: deadline).rows {
+            guard case .integer(let table) = row[0], case .text(let column) = row[1], case .integer(let position) = row[2] else { continue }
+            primaryKeys[table, default: [:]][column] = Int(position)
+        }
+        var foreignKeys: [Int64: [ForeignKey]] = [:]
+        var lastConstraint: Int64?
+        for row in try connection.query(Self.foreignKeysSQL, deadline: deadline).rows {
+            guard case .integer(let table) = row[0], case .integer(let constraint) = row[1], case .text(let from) = row[2],
+                case .text(let referencedTable) = row[3], case .text(let to) = row[4]
+            else { continue }
+            var keys = foreignKeys[table] ?? []
+            if constraint == lastConstraint, let last = keys.popLast() {
+                keys.append(
+                    ForeignKey(columns: last.columns + [from], referencedTable: referencedTable, referencedColumns: last.referencedColumns + [to]))
+            } else {
+                keys.append(ForeignKey(columns: [from], referencedTable: referencedTable, referencedColumns: [to]))
+            }
+            lastConstraint = constraint
+            foreignKeys[table] = keys
+        }
+        var tables: [TableSchema] = []
+        var unreadable: [String: String] = [:]
+        for relation in relations {
+            guard case .integer(let oid) = relation[0], case .text(let name) = relation[1], case .text(let kind) = relation[2] else { continue }
+            guard relation[3] == .integer(1) else {
+                unreadable[name] = "permission denied: this role cannot SELECT from it"
+                continue
+            }
+            let keyPositions = primaryKeys[oid] ?? [:]
+            let tableColumns = (columns[oid] ?? []).map { column in
+                ColumnSchema(
+                    name: column.name, declaredType: column.type, affinity: column.affinity, notNull: column.notNull,
+                    primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated)
+            }
+            let isView = kind == "v" || kind == "m"
+            tables.append(
+                TableSchema(
+                    name: name, kind: isView ? .view : .table, columns: tableColumns, withoutRowID: true,
+                    foreignKeys: isView ? [] : foreignKeys[oid] ?? []))
+        }
+        tables.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
+        self.init(tables: tables, unreadable: unreadable)
+    }
+
+    /// The relations to list, by the same test in each query.
+    private static let visible = """
+        SELECT c.oid FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
+          AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'
+          AND pg_catalog.pg_table_is_visible(c.oid)
+        """
+
+    private static let relationsSQL = """
+        SELECT c.oid::int8, c.relname::text, c.relkind::text, pg_catalog.has_table_privilege(c.oid, 'SELECT')
+        FROM pg_catalog.pg_class AS c WHERE c.oid IN (\(visible))
+        """
+
+    /// A domain's column is read as its base type.
+    private static let columnsSQL = """
+        SELECT a.attrelid::int8, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
+               (CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, NULL) ELSE t.typname END)::text,
+               a.attnotnull, a.attgenerated <> ''
+        FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
+        WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY a.attrelid, a.attnum
+        """
+
+    private static let primaryKeysSQL = """
+        SELECT con.conrelid::int8, a.attname::text, k.position
+        FROM pg_catalog.pg_constraint AS con
+        CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, position)
+        JOIN pg_catalog.pg_attribute AS a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+        WHERE con.contype = 'p' AND con.conrelid IN (\(visible))
+        """
+
+    /// In the order they were declared (their constraints' OIDs), each one's columns in order.
+    private static let foreignKeysSQL = """
+        SELECT con.conrelid::int8, con.oid::int8, a.attname::text, r.relname::text, ra.attname::text
+        FROM pg_catalog.pg_constraint AS con
+        CROSS JOIN LATERAL unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(attnum, referenced, position)
+        JOIN pg_catalog.pg_attribute AS a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+        JOIN pg_catalog.pg_class AS r ON r.oid = con.confrelid
+        JOIN pg_catalog.pg_attribute AS ra ON ra.attrelid = con.confrelid AND ra.attnum = k.referenced
+        WHERE con.contype = 'f' AND con.conrelid IN (\(visible))
+        ORDER BY con.conrelid, con.oid, k.position
+        """
+}
+
+extension ColumnAffinity {
+    /// The affinity the list code reads a PostgreSQL column by, from its type's name (`typname`):
+    /// whole numbers (and `oid`) integer, floating point real, `numeric` numeric, `bytea` blob,
+    /// `bool` integer (its values are read as 1 and 0, as SQLite keeps them), everything else text —
+    /// a date, a UUID or JSON is filtered and shown by its text.
+    init(postgresType name: String) {
+        switch name {
+        case "int2", "int4", "int8", "oid", "smallint", "integer", "bigint": self = .integer
+        case "float4", "float8", "real", "double precision": self = .real
+        case "numeric": self = .numeric
+        case "bytea": self = .blob
+        case "bool", "boolean": self = .integer
+        default: self = .text
+        }
+    }
+}

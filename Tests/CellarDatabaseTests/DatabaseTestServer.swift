@@ -5,16 +5,10 @@ import HTTPTestSupport
 import Logging
 import MicroHTTP
 
-/// A generated database served by a Cellar app (`app.mount(Database(…))`) on 127.0.0.1 at an
-/// ephemeral port, for one test; the server stops when the fixture goes away.
-///
-/// ```swift
-/// let server = try DatabaseTestServer(TemporaryDatabase(CellarFixture.sql))
-/// let page = try server.json("/wines.json?sort=vintage&limit=3")
-/// let expected = try server.reference("SELECT id FROM wines ORDER BY vintage, id")
-/// ```
-final class DatabaseTestServer {
-    let database: TemporaryDatabase
+/// A database served by a Cellar app (`app.mount(database)`) on 127.0.0.1 at an ephemeral port,
+/// for one test; the server stops when the fixture goes away. ``DatabaseTestServer`` serves a
+/// generated SQLite file; a PostgreSQL database is served by this class directly.
+class ListTestServer {
     let app: App
     let server: Server
     /// Each table's name and where it was mounted.
@@ -27,23 +21,21 @@ final class DatabaseTestServer {
         return url.appendingPathComponent("Public").path
     }()
 
-    /// Mounts `database` with `options` (and `configuration`, if any) and serves it.
-    /// `connectionMemoryLimit` bounds the request head to a quarter of it: raise it to send values of 100 KB.
-    init(
-        _ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), configuration: DatabaseConfiguration? = nil,
-        connectionMemoryLimit: Int = 32 * 1024
-    ) throws {
-        self.database = database
+    /// Mounts `database` (with `configuration`, if any) and serves it. `connectionMemoryLimit`
+    /// bounds the request head to a quarter of it: raise it to send values of 100 KB.
+    init(serving database: Database, configuration: DatabaseConfiguration? = nil, connectionMemoryLimit: Int = 32 * 1024, logger: Logger? = nil)
+        throws
+    {
         // Warnings and errors only: an access line per request would bury the suite's own output.
-        var logger = Logger(label: "cellar-database-test")
-        logger.logLevel = .warning
-        app = App(publicDirectory: Self.publicDirectory, logger: logger)
+        var quiet = Logger(label: "cellar-database-test")
+        quiet.logLevel = .warning
+        app = App(publicDirectory: Self.publicDirectory, logger: logger ?? quiet)
         // A 500 says what failed, so a failing expectation shows it.
         app.showsErrorDetails = true
         if let configuration {
-            mounted = try app.mount(Database(path: database.path, options: options), configuration: configuration)
+            mounted = try app.mount(database, configuration: configuration)
         } else {
-            mounted = try app.mount(Database(path: database.path, options: options))
+            mounted = try app.mount(database)
         }
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, threads: 2, connectionMemoryLimit: connectionMemoryLimit, errorRenderer: app.errorRenderer,
@@ -83,6 +75,28 @@ final class DatabaseTestServer {
             next = page["links"]?["next"]?.string
         }
         return (rows, pages)
+    }
+
+}
+
+/// A generated SQLite file served by a Cellar app (`app.mount(Database(…))`), for one test.
+///
+/// ```swift
+/// let server = try DatabaseTestServer(TemporaryDatabase(CellarFixture.sql))
+/// let page = try server.json("/wines.json?sort=vintage&limit=3")
+/// let expected = try server.reference("SELECT id FROM wines ORDER BY vintage, id")
+/// ```
+final class DatabaseTestServer: ListTestServer {
+    let database: TemporaryDatabase
+
+    /// Mounts `database` with `options` (and `configuration`, if any) and serves it.
+    init(
+        _ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), configuration: DatabaseConfiguration? = nil,
+        connectionMemoryLimit: Int = 32 * 1024
+    ) throws {
+        self.database = database
+        try super.init(
+            serving: Database(path: database.path, options: options), configuration: configuration, connectionMemoryLimit: connectionMemoryLimit)
     }
 
     // MARK: The file

@@ -62,8 +62,9 @@ public final class App {
     /// development. Off by default: a 5xx then says only that the server failed, with the
     /// request id, and the details go to the log.
     public var showsErrorDetails = false
-    /// The SQLite file named on the command line (`--database`, `CELLAR_DATABASE`), for the app's
-    /// set-up to serve (`try app.mount(Database(path: path))` with CellarDatabase); nil when none was.
+    /// The SQLite file or `postgres://` URL named on the command line (`--database`,
+    /// `CELLAR_DATABASE`), for the app's set-up to serve (`try app.mount(Database.open(path))` with
+    /// CellarDatabase); nil when none was. A URL may hold a password: never print it.
     public var databasePath: String?
     /// The query time limit named on the command line (`--query-time-limit`), in seconds, if any.
     public var databaseTimeLimit: Double?

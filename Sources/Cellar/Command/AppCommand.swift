@@ -165,7 +165,9 @@ struct AppOptions: ParsableArguments {
 
     @Option(
         name: .customLong("database"),
-        help: ArgumentHelp("A SQLite file to serve, read-only: every table and view a list (env CELLAR_DATABASE).", valueName: "path"))
+        help: ArgumentHelp(
+            "A SQLite file, or a postgres:// URL (libpq's PG* variables and password file fill in what it leaves out), to serve read-only: every table and view a list (env CELLAR_DATABASE).",
+            valueName: "path-or-url"))
     var databaseOption: String?
 
     /// The database named by the flag or the variable, if either is set.
@@ -181,7 +183,7 @@ struct AppOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "The database's configuration, YAML (env CELLAR_CONFIG; default: beside the database, my.db → my.yaml).",
+            "The database's configuration, YAML (env CELLAR_CONFIG; default: beside a SQLite file, my.db → my.yaml; a URL has none).",
             valueName: "path"))
     var configOption: String?
 

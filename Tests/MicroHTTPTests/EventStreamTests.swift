@@ -62,6 +62,7 @@ import Testing
             let client = try EventStreamClient(port: server.port, target: "/events")
             #expect(client.status == 200)
             #expect(client.header("Content-Type") == "text/event-stream")
+            #expect(client.header("X-Accel-Buffering") == "no")
             #expect(client.header("Cache-Control") == "no-cache")
             #expect(client.header("Transfer-Encoding") == "chunked")
             let stream = try streams.stream(0)

@@ -55,6 +55,18 @@ import Testing
         #expect(settings.indexPath(forRowWithIdentifier: "nope") == nil)
     }
 
+    @Test func sectionsUseTheirOwnIdentifierOrTheirNumber() throws {
+        let named = SettingsController(sections: [
+            TableSection(identifier: "network", header: "Connections", rows: [.toggle(id: "wifi", title: "Wi-Fi", isOn: true)]),
+            TableSection(rows: [.value(title: "Theme", value: "Automatic")]),
+        ])
+        #expect(named.identifier(forSection: 0) == "network")
+        #expect(named.identifier(forSection: 1) == "1")
+        let html = try named.renderedHTML(registry: ReuseRegistry(), selectionBase: nil)
+        #expect(html.contains(#"<ul class="rows" id="section-network-rows" data-section="network">"#))
+        #expect(html.contains(#"<ul class="rows" id="section-1-rows" data-section="1">"#))
+    }
+
     @Test func eachCaseConfiguresItsOwnCellWithItsAssociatedValues() throws {
         let html = try settings.renderedHTML(registry: ReuseRegistry(), selectionBase: "/settings")
         #expect(

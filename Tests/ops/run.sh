@@ -3,9 +3,10 @@
 # Docker engine — the same static build, its shared libraries checked against what
 # debian:bookworm-slim + libmicrohttpd12, libsqlite3-0 and libpq5 provide, then the binary run
 # from an empty folder with only Public/ beside it (as the image does), checked for pages, JSON,
-# health, metrics, logs, graceful stop on SIGTERM, start-up errors and the command line. With
-# OPS_ROOTFS=1 (root, debootstrap), the runtime stage is also built as a bookworm root filesystem
-# and run in namespaces like `docker run` (Tests/ops/rootfs.py).
+# health, metrics, logs, graceful stop on SIGTERM, start-up errors and the command line;
+# compose.yaml is validated (Tests/ops/compose-check.py) and a replica rehearsed as it runs it.
+# With OPS_ROOTFS=1 (root, debootstrap), the runtime stage is also built as a bookworm root
+# filesystem and run in namespaces like `docker run` (Tests/ops/rootfs.py).
 #   Tests/ops/run.sh [ARTIFACTS_DIR]
 # Environment: SWIFT (swift), PYTHON (python3), OPS_SKIP_BUILD=1 (use .build-static as it is),
 # OPS_ROOTFS=1, OPS_ROOTFS_CACHE (where the debootstrapped base is kept; .build-static/ops-rootfs).
@@ -220,6 +221,15 @@ if command -v apt-cache >/dev/null && apt-cache show libpq5 >/dev/null 2>&1; the
     fi
 fi
 
+# ------------------------------------------------------------------------------ compose
+# No engine here: compose.yaml is checked against the Compose Specification's schema and against
+# the nginx files it mounts (Tests/ops/compose-check.py); the replica's part is rehearsed below
+# (compose_replica), the proxy's by Tests/scale/run.sh, which runs deploy/nginx/nginx.conf.
+section "compose.yaml (schema, replicas, deploy/nginx)"
+check "compose-check.py catches each breakage of its self-test" "$python" Tests/ops/compose-check.py --self-test "$root"
+check "compose.yaml: valid Compose; replicas healthy by --ready, stop_grace_period above the grace; nginx from deploy/nginx" \
+    "$python" Tests/ops/compose-check.py "$root"
+
 # ------------------------------------------------------------------------------- rehearsal
 section "runtime-stage rehearsal: the binary and Public/ alone in an empty folder"
 app=$work/app
@@ -393,6 +403,38 @@ print("    /tools.json: %d rows, next %s" % (len(rows), page["links"]["next"][:6
     [ "$exit_status" = 0 ] || { echo "    exit $exit_status after SIGTERM"; return 1; }
 }
 check "serve --database: a SQLite file in a read-only folder, as the unprivileged user (index, JSON, CSV, detail)" database_rehearsal
+# compose_replica: a replica as compose.yaml runs it (the image's environment and the service's
+# CELLAR_DATABASE and CELLAR_SHUTDOWN_GRACE), checked by the service's healthcheck command and
+# stopped by SIGTERM within its stop_grace_period. Runs after database_rehearsal, on its file.
+compose_replica() {
+    local showcase=$server status=0 replica_port grace stop environment
+    grace=$(grep -oE 'CELLAR_SHUTDOWN_GRACE: "[0-9]+"' compose.yaml | grep -oE '[0-9]+')
+    stop=$(grep -oE 'stop_grace_period: [0-9]+s' compose.yaml | grep -oE '[0-9]+')
+    replica_port=$(free_port)
+    environment=(HOST=0.0.0.0 PORT="$replica_port" CELLAR_PUBLIC="$app/Public" CELLAR_DATABASE="$work/data/shop.db" CELLAR_SHUTDOWN_GRACE="$grace")
+    (cd "$app" && exec "${run_as[@]+"${run_as[@]}"}" env -i "${environment[@]}" ./cellar serve \
+        >"$artifacts/compose-replica.out" 2>"$artifacts/compose-replica.err") &
+    server=$!
+    pids+=("$server")
+    if ready "$replica_port"; then
+        # The healthcheck's command, in the container's environment.
+        (cd "$app" && env -i "${environment[@]}" ./cellar healthcheck --ready --timeout 3) >"$artifacts/compose-health.out" 2>&1 ||
+            { echo "    healthcheck --ready failed: $(cat "$artifacts/compose-health.out")"; status=1; }
+    else
+        cat "$artifacts/compose-replica.err"
+        status=1
+    fi
+    kill -TERM "$server" 2>/dev/null || true
+    wait_exit "$server" "$stop"
+    [ "$exit_status" = 0 ] || { echo "    exit $exit_status within stop_grace_period ${stop} s (grace ${grace} s)"; status=1; }
+    if (cd "$app" && env -i "${environment[@]}" ./cellar healthcheck --ready --timeout 3) >/dev/null 2>&1; then
+        echo "    healthcheck --ready passes with no server"
+        status=1
+    fi
+    server=$showcase
+    return $status
+}
+check "a compose.yaml replica: ready by its healthcheck (cellar healthcheck --ready), stopped by SIGTERM within stop_grace_period" compose_replica
 missing_database() {
     local out status=0
     out=$(cd "$app" && env -i ./cellar serve --database /nonexistent/shop.db 2>&1) || status=$?

@@ -1,3 +1,4 @@
+import ByteWriters
 import CLibPQ
 
 /// How a column's text is read into a ``DatabaseValue``, by the column's type OID.
@@ -86,19 +87,11 @@ enum PostgresType: Sendable, Equatable {
         result.reserveCapacity((bytes.count - 2) / 2)
         var index = 2
         while index < bytes.count {
-            guard let high = hexDigit(bytes[index]), let low = hexDigit(bytes[index + 1]) else { return nil }
+            guard let high = HexDigits.value(of: bytes[index]), let low = HexDigits.value(of: bytes[index + 1]) else { return nil }
             result.append(high << 4 | low)
             index += 2
         }
         return result
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

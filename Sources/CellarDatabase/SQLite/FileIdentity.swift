@@ -13,6 +13,11 @@ struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The identity of the file at `path` now, or nil when there is none (or it cannot be stat'ed).
     init?(path: String) {
         var status = stat()

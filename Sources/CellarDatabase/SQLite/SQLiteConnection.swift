@@ -23,9 +23,10 @@ public final class SQLiteConnection {
     /// The path the connection was opened with.
     public let path: String
     public let isReadOnly: Bool
-    /// The ``dataVersion`` a reader saw last on this connection, kept for it by the reader (nil
-    /// until one looks): `data_version` means something only compared with an earlier value.
-    public var observedDataVersion: Int64?
+    /// What ``DatabaseVersion`` found in the file at its last look through this connection, with
+    /// the ``dataVersion`` then (nil until it looks): `data_version` means something only compared
+    /// with an earlier value of the same connection.
+    var observedJournal: DatabaseVersion.Journal?
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     /// The statements handed out since the last ``resetStatements()``: the ones that may be mid-rows.

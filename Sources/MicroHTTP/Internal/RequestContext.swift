@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 /// The state of one request between libmicrohttpd's callbacks, reached through `*con_cls`.
@@ -54,8 +55,8 @@ final class RequestContext {
         decoded.reserveCapacity(raw.count)
         var index = raw.startIndex
         while index < raw.endIndex {
-            if raw[index] == UInt8(ascii: "%"), index + 2 < raw.endIndex, let high = hexValue(raw[index + 1]),
-                let low = hexValue(raw[index + 2])
+            if raw[index] == UInt8(ascii: "%"), index + 2 < raw.endIndex, let high = HexDigits.value(of: raw[index + 1]),
+                let low = HexDigits.value(of: raw[index + 2])
             {
                 decoded.append(high << 4 | low)
                 index += 3
@@ -65,15 +66,6 @@ final class RequestContext {
             }
         }
         return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The raw query (after the first `?`), or nil when the target has none.

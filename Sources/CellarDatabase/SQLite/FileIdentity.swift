@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Which file a path names: its device and inode. A file replaced by a rename (how a new database is
 /// usually deployed) has a new identity under the same path; one changed in place keeps its identity,
 /// and SQLite itself sees that change (``SQLiteConnection/dataVersion``).
@@ -20,9 +12,7 @@ struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file at `path` now, or nil when there is none (or it cannot be stat'ed).
     init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        guard let status = FileStatus(path: path) else { return nil }
+        self = status.identity
     }
 }

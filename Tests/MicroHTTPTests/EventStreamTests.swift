@@ -217,6 +217,48 @@ import Testing
         }
     }
 
+    /// A browser going from page to page closes each page's stream; a suspended connection does
+    /// not notice until its next write, so a new stream over a cap first lets go of the ones whose
+    /// clients have gone, rather than answering 503 for streams no one reads.
+    @Test func streamsWhoseClientsHaveGoneMakeRoomUnderTheCaps() throws {
+        let streams = Streams()
+        var configuration = Self.configuration(heartbeat: 600)
+        configuration.eventStreamLimit = 3
+        configuration.eventStreamsPerAddress = 2
+        try withServer(Self.router(streams), configuration: configuration) { server in
+            let first = try EventStreamClient(port: server.port, target: "/events")
+            let second = try EventStreamClient(port: server.port, target: "/events")
+            #expect(first.status == 200 && second.status == 200)
+            // One of them goes away; the other still reads.
+            let gone = try streams.stream(0)
+            first.close()
+            let third = try Self.admitted(port: server.port)
+            #expect(third?.status == 200, "the closed stream made room")
+            #expect(Self.waitUntil { gone.closeReason == .clientDisconnected })
+            #expect(try streams.stream(1).closeReason == nil, "a stream still read is kept")
+            let fourth = try EventStreamClient(port: server.port, target: "/events")
+            #expect(fourth.status == 503, "two open streams from the address: still its cap")
+            // The total cap the same way: two from another address fill it, one goes away.
+            let other = try EventStreamClient(port: server.port, target: "/events", sourceAddress: "127.0.0.2")
+            #expect(other.status == 200)
+            second.close()
+            let fromThird = try Self.admitted(port: server.port, sourceAddress: "127.0.0.3")
+            #expect(fromThird?.status == 200, "the total cap made room too")
+            #expect(server.openEventStreams <= 3)
+        }
+    }
+
+    /// A stream opened as soon as the server has seen a client's close: the first tries may come
+    /// before the close reaches the server's socket. Nil if none is admitted in 50 tries.
+    static func admitted(port: Int, sourceAddress: String? = nil) throws -> EventStreamClient? {
+        for _ in 0..<50 {
+            let client = try EventStreamClient(port: port, target: "/events", sourceAddress: sourceAddress)
+            if client.status == 200 { return client }
+            usleep(20_000)
+        }
+        return nil
+    }
+
     @Test func stopEndsFiftyStreamsWithinTheGrace() throws {
         let streams = Streams()
         var configuration = Self.configuration()

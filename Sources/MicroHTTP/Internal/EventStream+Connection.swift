@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The connection's side of an ``EventStream``: its queue, and the suspend and resume that let a
 /// stream wait for events without holding a worker thread.
 ///
@@ -129,6 +135,23 @@ extension EventStream {
             MHD_suspend_connection(connection)
             state.suspended = true
             return .bytes(0)
+        }
+    }
+
+    /// Whether the client has closed the connection while the stream waits suspended: the socket
+    /// reads as ended (or reset) without taking a byte from it. libmicrohttpd does not watch a
+    /// suspended connection, so without a look a closed one is noticed only by the next write.
+    /// (A client that shuts down only its sending side, which no `EventSource` does, reads as closed too.)
+    func clientHasClosed() -> Bool {
+        state.withLock { state in
+            // The connection stays valid until libmicrohttpd frees the response, which `finish` marks under this lock.
+            guard state.suspended, let connection = state.connection else { return false }
+            let socket = cmhd_connection_fd(connection)
+            guard socket >= 0 else { return false }
+            var byte: UInt8 = 0
+            let received = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if received == 0 { return true }
+            return received < 0 && (errno == ECONNRESET || errno == EPIPE || errno == ENOTCONN)
         }
     }
 

@@ -29,7 +29,7 @@ final class EventStreamRegistry: Sendable {
     private let exiting = Atomic<Bool>(false)
 
     private struct State {
-        var streams: [ObjectIdentifier: EventStream] = [:]
+        var streams: [ObjectIdentifier: (stream: EventStream, address: String)] = [:]
         var perAddress: [String: Int] = [:]
         var stopping = false
         var heartbeatsStarted = false
@@ -45,14 +45,44 @@ final class EventStreamRegistry: Sendable {
     /// Streams open now.
     var count: Int { state.withLock { $0.streams.count } }
 
-    /// Counts `stream` in, or says which cap it would exceed.
+    /// Counts `stream` in, or says which cap it would exceed. Over a cap, the streams it counts
+    /// whose clients have closed their connections are let go first: a browser that goes from page
+    /// to page leaves a stream behind each time, which a suspended connection would otherwise hold
+    /// until its next heartbeat write, and a quick reader could fill its address's allowance with them.
     func admit(_ stream: EventStream, address: String) throws(Refusal) {
+        do {
+            try count(stream, address: address)
+        } catch {
+            switch error {
+            case .stopping: throw error
+            case .perAddress: guard release(closedStreamsFrom: address) > 0 else { throw error }
+            case .total: guard release(closedStreamsFrom: nil) > 0 else { throw error }
+            }
+            try count(stream, address: address)
+        }
+    }
+
+    /// Lets go of the streams from `address` (from any address when nil) whose clients have
+    /// closed their connections: counted out now, and ended (libmicrohttpd then frees them).
+    /// Returns how many.
+    private func release(closedStreamsFrom address: String?) -> Int {
+        let candidates = state.withLock { state in state.streams.values.filter { address == nil || $0.address == address } }
+        var released = 0
+        for (stream, streamAddress) in candidates where stream.clientHasClosed() {
+            remove(stream, address: streamAddress)
+            stream.end(.clientDisconnected, finalEvent: nil)
+            released += 1
+        }
+        return released
+    }
+
+    private func count(_ stream: EventStream, address: String) throws(Refusal) {
         let startThread = try state.withLock { (state: inout State) throws(Refusal) -> Bool in
             if state.stopping { throw .stopping }
             if state.streams.count >= limit { throw .total(limit: limit) }
             let fromAddress = state.perAddress[address, default: 0]
             if fromAddress >= perAddressLimit { throw .perAddress(limit: perAddressLimit) }
-            state.streams[ObjectIdentifier(stream)] = stream
+            state.streams[ObjectIdentifier(stream)] = (stream, address)
             state.perAddress[address] = fromAddress + 1
             if state.heartbeatsStarted { return false }
             state.heartbeatsStarted = true
@@ -75,7 +105,7 @@ final class EventStreamRegistry: Sendable {
     func endAll() {
         let streams = state.withLock { state in
             state.stopping = true
-            return Array(state.streams.values)
+            return state.streams.values.map(\.stream)
         }
         for stream in streams { stream.end(.serverStopping, finalEvent: nil) }
     }
@@ -94,7 +124,7 @@ final class EventStreamRegistry: Sendable {
     /// One tick: a comment on every quiet stream, then the resumes, together (in libmicrohttpd 0.9.75
     /// each wake-up of a worker walks its whole list of suspended connections).
     func beat() {
-        let streams = state.withLock { Array($0.streams.values) }
+        let streams = state.withLock { $0.streams.values.map(\.stream) }
         let comment = ServerSentEvent.comment("")
         var resumes: [OpaquePointer] = []
         for stream in streams {

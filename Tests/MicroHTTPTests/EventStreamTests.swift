@@ -249,12 +249,13 @@ import Testing
     }
 
     /// A stream opened as soon as the server has seen a client's close: the first tries may come
-    /// before the close reaches the server's socket. Nil if none is admitted in 50 tries.
+    /// before the close reaches the server's socket (and at the total cap the server looks again
+    /// only a second later). Nil if none is admitted in 200 tries, 50 ms apart.
     static func admitted(port: Int, sourceAddress: String? = nil) throws -> EventStreamClient? {
-        for _ in 0..<50 {
+        for _ in 0..<200 {
             let client = try EventStreamClient(port: port, target: "/events", sourceAddress: sourceAddress)
             if client.status == 200 { return client }
-            usleep(20_000)
+            usleep(50_000)
         }
         return nil
     }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Strings copied into C memory for one libpq call (its keyword and value arrays, a query's
 /// parameters), freed when this goes: `nil` stays a NULL pointer (SQL NULL for a parameter).
 final class CStringArray {
@@ -15,8 +7,9 @@ final class CStringArray {
     init(_ strings: [String?], nullTerminated: Bool = false) {
         var pointers: [UnsafePointer<CChar>?] = strings.map { string in
             string.map { text in
-                // As any Swift allocation does when memory runs out.
-                guard let copy = strdup(text) else { fatalError("out of memory copying a string for libpq") }
+                let characters = text.utf8CString
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
+                characters.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: characters.count) }
                 return UnsafePointer(copy)
             }
         }
@@ -25,6 +18,6 @@ final class CStringArray {
     }
 
     deinit {
-        for pointer in pointers { free(UnsafeMutablePointer(mutating: pointer)) }
+        for pointer in pointers { pointer.map { UnsafeMutablePointer(mutating: $0).deallocate() } }
     }
 }

@@ -30,6 +30,7 @@ public final class PostgresRows {
 
     /// The type OID of a column (`pg_type.oid`: 23 for `int4`, 25 for `text`, …).
     public func columnTypeOID(_ column: Int) -> UInt32 {
+        // As ``check(row:column:)``: the column comes from the result's own `columnCount`.
         precondition(column >= 0 && column < columnCount, "column \(column) of \(columnCount)")
         return PQftype(result, Int32(column))
     }
@@ -66,7 +67,9 @@ public final class PostgresRows {
         return UnsafeRawBufferPointer(start: PQgetvalue(result, Int32(row), Int32(column)), count: length)
     }
 
-    /// Out of range is a programmer's error, as an array's index is.
+    /// Out of range is a programmer's error, as an array's index is: callers count from the
+    /// result's own `count` and `columnCount`, never from a request. libpq would answer such a
+    /// field with an empty value, which would be read as data.
     private func check(row: Int, column: Int) {
         precondition(row >= 0 && row < count && column >= 0 && column < columnCount, "field (\(row), \(column)) of \(count) × \(columnCount)")
     }

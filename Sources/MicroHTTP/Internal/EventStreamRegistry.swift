@@ -32,6 +32,8 @@ final class EventStreamRegistry: Sendable {
         var streams: [ObjectIdentifier: (stream: EventStream, address: String)] = [:]
         var perAddress: [String: Int] = [:]
         var stopping = false
+        /// When every stream was last looked at for a closed client (at the total cap).
+        var lastSweepOfAll: ContinuousClock.Instant?
         var heartbeatsStarted = false
         var thread: pthread_t?
     }
@@ -65,8 +67,18 @@ final class EventStreamRegistry: Sendable {
     /// Lets go of the streams from `address` (from any address when nil) whose clients have
     /// closed their connections: counted out now, and ended (libmicrohttpd then frees them).
     /// Returns how many.
+    /// At the total cap every stream is looked at, at most once a second: a syscall each, which
+    /// a flood of refused requests must not multiply.
     private func release(closedStreamsFrom address: String?) -> Int {
-        let candidates = state.withLock { state in state.streams.values.filter { address == nil || $0.address == address } }
+        let candidates = state.withLock { state -> [(stream: EventStream, address: String)] in
+            guard let address else {
+                let now = ContinuousClock.now
+                if let last = state.lastSweepOfAll, now - last < .seconds(1) { return [] }
+                state.lastSweepOfAll = now
+                return Array(state.streams.values)
+            }
+            return state.streams.values.filter { $0.address == address }
+        }
         var released = 0
         for (stream, streamAddress) in candidates where stream.clientHasClosed() {
             remove(stream, address: streamAddress)

@@ -6,8 +6,8 @@ import ByteWriters
 public final class PrototypeCell: TableViewCell {
     /// The template this cell fills, fixed when the table view makes the cell.
     public var template: PrototypeTemplate? { hasTemplate ? compiled : nil }
-    // A non-optional `let`, which rendering uses without retaining it per row (binding an
-    // optional would); an empty template when the cell has none.
+    // Always a template (an empty one when the cell has none), which rendering reads as it is;
+    // `template` is the optional view of it. BENCHMARKS.md has why rendering wants it so.
     private let compiled: PrototypeTemplate
     private let hasTemplate: Bool
     /// The identifier the prototype was registered under.

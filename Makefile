@@ -85,8 +85,10 @@ test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists ov
 	  CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --skip-build --filter $$suite || exit 1; \
 	done
 
-test-scale: release ## Three replicas of one SQLite file behind nginx (deploy/nginx): same bytes and ETags, a replica killed under wrk, writes reaching watchers on each
-	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS)
+test-scale: release ## Three replicas behind nginx (deploy/nginx), over one SQLite file and over PostgreSQL: same bytes and ETags, a replica killed under wrk, writes reaching watchers on each, PostgreSQL down at start, restarted and frozen
+	@.ci/install-apt postgresql-15 nginx wrk sqlite3
+	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS) sqlite
+	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS) postgres
 
 test-sanitizers: deps ## The Swift suites again under ThreadSanitizer and AddressSanitizer
 	@for sanitizer in $(SANITIZERS); do \

@@ -4,7 +4,8 @@
 # debian:bookworm-slim + libmicrohttpd12, libsqlite3-0 and libpq5 provide, then the binary run
 # from an empty folder with only Public/ beside it (as the image does), checked for pages, JSON,
 # health, metrics, logs, graceful stop on SIGTERM, start-up errors and the command line;
-# compose.yaml is validated (Tests/ops/compose-check.py) and a replica rehearsed as it runs it.
+# compose.yaml and compose.sqlite.yaml are validated (Tests/ops/compose-check.py) and a replica
+# rehearsed as compose.sqlite.yaml runs it.
 # With OPS_ROOTFS=1 (root, debootstrap), the runtime stage is also built as a bookworm root
 # filesystem and run in namespaces like `docker run` (Tests/ops/rootfs.py).
 #   Tests/ops/run.sh [ARTIFACTS_DIR]
@@ -222,12 +223,13 @@ if command -v apt-cache >/dev/null && apt-cache show libpq5 >/dev/null 2>&1; the
 fi
 
 # ------------------------------------------------------------------------------ compose
-# No engine here: compose.yaml is checked against the Compose Specification's schema and against
-# the nginx files it mounts (Tests/ops/compose-check.py); the replica's part is rehearsed below
-# (compose_replica), the proxy's by Tests/scale/run.sh, which runs deploy/nginx/nginx.conf.
-section "compose.yaml (schema, replicas, deploy/nginx)"
+# No engine here: compose.yaml (PostgreSQL) and compose.sqlite.yaml are checked against the Compose
+# Specification's schema and against the files they mount (Tests/ops/compose-check.py); a SQLite
+# replica is rehearsed below (compose_replica); the proxy, PostgreSQL's reader role and replicas over
+# it by Tests/scale/run.sh, which runs deploy/nginx/nginx.conf and deploy/postgres/.
+section "compose.yaml and compose.sqlite.yaml (schema, replicas, PostgreSQL, deploy/nginx)"
 check "compose-check.py catches each breakage of its self-test" "$python" Tests/ops/compose-check.py --self-test "$root"
-check "compose.yaml: valid Compose; replicas healthy by --ready, stop_grace_period above the grace; nginx from deploy/nginx" \
+check "both: valid Compose; replicas healthy by --ready, stop_grace_period above the grace; no password written; nginx from deploy/nginx" \
     "$python" Tests/ops/compose-check.py "$root"
 
 # ------------------------------------------------------------------------------- rehearsal
@@ -403,13 +405,14 @@ print("    /tools.json: %d rows, next %s" % (len(rows), page["links"]["next"][:6
     [ "$exit_status" = 0 ] || { echo "    exit $exit_status after SIGTERM"; return 1; }
 }
 check "serve --database: a SQLite file in a read-only folder, as the unprivileged user (index, JSON, CSV, detail)" database_rehearsal
-# compose_replica: a replica as compose.yaml runs it (the image's environment and the service's
-# CELLAR_DATABASE and CELLAR_SHUTDOWN_GRACE), checked by the service's healthcheck command and
-# stopped by SIGTERM within its stop_grace_period. Runs after database_rehearsal, on its file.
+# compose_replica: a replica as compose.sqlite.yaml runs it (the image's environment and the
+# service's CELLAR_DATABASE and CELLAR_SHUTDOWN_GRACE), checked by the service's healthcheck command
+# and stopped by SIGTERM within its stop_grace_period. Runs after database_rehearsal, on its file.
+# (compose.yaml's replicas, over PostgreSQL, are rehearsed by Tests/scale/run.sh postgres.)
 compose_replica() {
     local showcase=$server status=0 replica_port grace stop environment
-    grace=$(grep -oE 'CELLAR_SHUTDOWN_GRACE: "[0-9]+"' compose.yaml | grep -oE '[0-9]+')
-    stop=$(grep -oE 'stop_grace_period: [0-9]+s' compose.yaml | grep -oE '[0-9]+')
+    grace=$(grep -oE 'CELLAR_SHUTDOWN_GRACE: "[0-9]+"' compose.sqlite.yaml | grep -oE '[0-9]+')
+    stop=$(grep -oE 'stop_grace_period: [0-9]+s' compose.sqlite.yaml | grep -oE '[0-9]+')
     replica_port=$(free_port)
     environment=(HOST=0.0.0.0 PORT="$replica_port" CELLAR_PUBLIC="$app/Public" CELLAR_DATABASE="$work/data/shop.db" CELLAR_SHUTDOWN_GRACE="$grace")
     (cd "$app" && exec "${run_as[@]+"${run_as[@]}"}" env -i "${environment[@]}" ./cellar serve \
@@ -434,7 +437,7 @@ compose_replica() {
     server=$showcase
     return $status
 }
-check "a compose.yaml replica: ready by its healthcheck (cellar healthcheck --ready), stopped by SIGTERM within stop_grace_period" compose_replica
+check "a compose.sqlite.yaml replica: ready by its healthcheck (cellar healthcheck --ready), stopped by SIGTERM within stop_grace_period" compose_replica
 missing_database() {
     local out status=0
     out=$(cd "$app" && env -i ./cellar serve --database /nonexistent/shop.db 2>&1) || status=$?

@@ -393,7 +393,11 @@ EOF
         cluster stop
         sleep 2
         cluster start
-        echo "    PostgreSQL stopped (pg_ctl -m fast), down 2 s, up again after $(elapsed "$restarted" "$(now)") s"
+        local up _
+        up=$(now)
+        echo "    PostgreSQL stopped (pg_ctl -m fast), down 2 s, up again after $(elapsed "$restarted" "$up") s"
+        for _ in $(seq 1 300); do [ "$(status_of "http://127.0.0.1:${ports[0]}/items.json?limit=1")" = 200 ] && break; sleep 0.1; done
+        echo "    replica 1 served a list again $(elapsed "$up" "$(now)") s after PostgreSQL was up (no restart of Cellar)"
         wait "$load" || { cat "$work/wrk-restart.txt"; return 1; }
         grep -E 'requests in|Socket errors|^status' "$work/wrk-restart.txt" | sort | sed 's/^/    /'
         # While the database was away: 200s and 503s, and nothing else.

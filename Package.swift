@@ -73,7 +73,10 @@ let package = Package(
         // Read-only SQLite (connections, statements, deadlines, the pool, the schema) and PostgreSQL connections; knows nothing of HTTP.
         .target(
             name: "CellarDatabase",
-            dependencies: ["CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", .product(name: "Yams", package: "Yams"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings),
         // The lists the server ships with: an app, on Cellar's and TableKit's public API.
         .target(name: "Showcase", dependencies: ["Cellar", "CellarDatabase", "TableKit"], swiftSettings: strictSettings),

@@ -18,7 +18,9 @@ import TableKit
 /// ```
 ///
 /// Lists over a store that changes by itself (a database another process writes) are polled
-/// while they are watched: ``poll(_:every:_:)``.
+/// while they are watched (``poll(_:every:_:)``), or followed when the store says what changed
+/// (``follow(_:_:stopped:)``). A store that numbers its changes itself numbers their batches too
+/// (``numberChanges(ofListsAt:with:)``), so that event ids hold across replicas.
 public final class ListWatchers: Sendable {
     private struct State: Sendable {
         var windows: [String: WatchedWindow] = [:]
@@ -26,6 +28,7 @@ public final class ListWatchers: Sendable {
         /// since it has had one: a client whose last event is as recent has the list as it is.
         var lastChange: [String: UInt64] = [:]
         var monitors: [(paths: Set<String>, start: @Sendable () -> Void)] = []
+        var logs: [(paths: Set<String>, log: any ListChangeLog)] = []
     }
 
     /// How long a window no one watches is kept (and kept up to date), so that a client that
@@ -66,14 +69,17 @@ public final class ListWatchers: Sendable {
     }
 
     private func didChange(at path: String, changes: ListChanges?) {
-        let windows = state.withLock { state in
+        let (windows, log) = state.withLock { state in
             purgeIdle(&state)
-            let windows = state.windows.filter { $0.value.route.path == path }
-            if !windows.isEmpty { state.lastChange[path] = sequence.add(1, ordering: .sequentiallyConsistent).newValue }
-            return windows
+            return (state.windows.filter { $0.value.route.path == path }, Self.log(for: path, in: state))
         }
-        for (key, window) in windows
-        where !window.refresh(changes: changes, nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+        guard !windows.isEmpty else { return }
+        // Read before the renders: each shows at least every change up to it.
+        let position = log?.currentPosition()
+        let next = { position ?? self.sequence.add(1, ordering: .sequentiallyConsistent).newValue }
+        let numbered = next()
+        state.withLock { $0.lastChange[path] = numbered }
+        for (key, window) in windows where !window.refresh(changes: changes, nextSequence: next) {
             state.withLock { state in
                 if state.windows[key] === window { state.windows[key] = nil }
             }
@@ -104,8 +110,36 @@ public final class ListWatchers: Sendable {
     /// app.watchers.poll(["/sensors"], every: .seconds(1)) { sensors.read() }   // true when a reading moved
     /// ```
     public func poll(_ paths: Set<String>, every interval: Duration, _ check: @escaping @Sendable () -> Bool) {
-        let poller = ListPoller(paths: paths, interval: interval, watchers: self, check: check)
+        let poller = ListPoller(paths: paths, interval: interval, watchers: self, check: { check() ? paths : [] })
         onWatchStarts(forListsAt: paths) { poller.start() }
+    }
+
+    /// Calls `wait` over and over, on a thread of its own, while any of the lists at `paths` is
+    /// watched (or kept within ``idleRetention``); `wait` blocks until the data behind some of them
+    /// changed, or for a second or so at most, and returns their paths (none: nothing changed),
+    /// whose watchers are then told. `stopped` is called on that thread when it ends because no
+    /// list is watched. For a store that says what changed — PostgreSQL's `LISTEN`:
+    ///
+    /// ```swift
+    /// app.watchers.follow(["/orders", "/customers"]) { feed.nextChanges(waitingAtMost: .seconds(1)) }
+    /// ```
+    public func follow(_ paths: Set<String>, _ wait: @escaping @Sendable () -> Set<String>, stopped: @escaping @Sendable () -> Void = {}) {
+        let poller = ListPoller(paths: paths, interval: nil, watchers: self, check: wait, stopped: stopped)
+        onWatchStarts(forListsAt: paths) { poller.start() }
+    }
+
+    /// Numbers the changes of the lists at `paths` by `log`'s positions, not the process's own
+    /// sequence: their windows start at the position read before their first render, each batch
+    /// is numbered by the position read before the render that made it, and a client that comes
+    /// back with an event id this process did not give (another replica did, or the window has
+    /// gone) is told to refresh only when `log` says the list may have changed since. Call it
+    /// before the lists are watched.
+    public func numberChanges(ofListsAt paths: Set<String>, with log: some ListChangeLog) {
+        state.withLock { $0.logs.append((paths, log)) }
+    }
+
+    private static func log(for path: String, in state: State) -> (any ListChangeLog)? {
+        state.logs.first { $0.paths.contains(path) }?.log
     }
 
     /// Streams open on all windows now.
@@ -125,14 +159,18 @@ public final class ListWatchers: Sendable {
     /// script's `EventSource` cannot send headers; names starting with `_` are not filters).
     func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
         let key = Self.key(route: route, format: format, query: request.query)
-        var (window, lastChange) = state.withLock { ($0.windows[key], $0.lastChange[route.path]) }
+        var (window, lastChange, log) = state.withLock { ($0.windows[key], $0.lastChange[route.path], Self.log(for: route.path, in: $0)) }
+        let lastEventID = request.headers["Last-Event-ID"] ?? request.query["_last-event-id"]
+        // With a change log, read before the render: the window shows at least every change up to it.
+        let position = log?.currentPosition()
+        let next = { log?.currentPosition() ?? self.sequence.add(1, ordering: .sequentiallyConsistent).newValue }
         if window == nil {
             // A new window of a list watched all along starts at the list's last change: a client
             // that has seen it (one that loaded more rows, or returns to a hidden tab) has the rows
             // as they are, and needs no refresh. For a list not watched until now, changes may
             // have gone unnoticed: it starts at the latest sequence.
             let made = try WatchedWindow(
-                route: route, request: request, format: format, responder: responder, sequence: lastChange ?? currentSequence)
+                route: route, request: request, format: format, responder: responder, sequence: position ?? lastChange ?? currentSequence)
             let (kept, monitors, changedMeanwhile) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void], Bool) in
                 purgeIdle(&state)
                 if let existing = state.windows[key] { return (existing, [], false) }
@@ -142,7 +180,7 @@ public final class ListWatchers: Sendable {
             }
             for start in monitors { start() }
             // The list changed while the window was rendered, before it could be told: render it again.
-            if changedMeanwhile && !made.refresh(nextSequence: { sequence.add(1, ordering: .sequentiallyConsistent).newValue }) {
+            if changedMeanwhile && !made.refresh(nextSequence: next) {
                 state.withLock { state in
                     if state.windows[key] === made { state.windows[key] = nil }
                 }
@@ -150,9 +188,13 @@ public final class ListWatchers: Sendable {
             }
             window = kept
         }
+        // An id this window did not give may still be current: the log tells, for any replica's ids.
+        let upToDate = log.map { log in lastEventID.flatMap { UInt64($0) }.map { !log.hasChanged(listAt: route.path, since: $0) } ?? false }
         let stream = EventStream()
-        window?.attach(stream, lastEventID: request.headers["Last-Event-ID"] ?? request.query["_last-event-id"]) { [weak self] in
-            self?.currentSequence ?? 0
+        if let position {
+            window?.attach(stream, lastEventID: lastEventID, upToDate: upToDate ?? false) { position }
+        } else {
+            window?.attach(stream, lastEventID: lastEventID) { [weak self] in self?.currentSequence ?? 0 }
         }
         var response = Response.events(stream)
         response.headers.add(name: "Vary", value: "Accept")

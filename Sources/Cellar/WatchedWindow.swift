@@ -50,13 +50,19 @@ final class WatchedWindow: Sendable {
     /// Adds a watcher: first what it missed since `lastEventID` (the batches, or a refresh when
     /// the log no longer reaches back that far), or, for a new watcher, an empty batch that gives it
     /// the current sequence as its last event id; then every batch to come.
-    func attach(_ stream: EventStream, lastEventID: String?, currentSequence: @escaping @Sendable () -> UInt64) {
+    ///
+    /// `upToDate`: a store's change log (``ListChangeLog``) says the list has not changed since
+    /// `lastEventID`, which this window did not give (another replica did): the client has the
+    /// rows as they are, and gets an empty batch rather than a refresh.
+    func attach(_ stream: EventStream, lastEventID: String?, upToDate: Bool = false, currentSequence: @escaping @Sendable () -> UInt64) {
         let format = format
         state.withLock { state in
             if let lastEventID {
                 // Any id given out so far from the window's first on: later ids were given to other windows.
                 if let seen = UInt64(lastEventID), seen >= state.coversFrom, seen <= max(state.latest, currentSequence()) {
                     for batch in state.log where batch.sequence > seen { stream.send(encoded: batch.bytes) }
+                } else if upToDate, let seen = UInt64(lastEventID) {
+                    stream.send(Self.greeting(format: format, sequence: max(seen, state.latest)))
                 } else {
                     stream.send(Self.refreshEvent(format: format, sequence: state.latest))
                 }
@@ -141,6 +147,9 @@ final class WatchedWindow: Sendable {
     }
 
     private func append(_ batch: LoggedBatch, to state: inout State) {
+        // A sequence given twice (a change log's position that did not move between two renders):
+        // a client at it cannot be told which version it has, so it is no longer replayed from.
+        if batch.sequence <= state.latest { state.coversFrom = batch.sequence + 1 }
         state.log.append(batch)
         state.logBytes += batch.bytes.count
         state.latest = batch.sequence

@@ -58,7 +58,7 @@ extension App {
             mounted.append((list.schema.name, list.path))
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
-        monitorChanges(of: database, paths: Set(mounted.map(\.path)))
+        monitorChanges(of: database, lists: made)
         return mounted
     }
 
@@ -87,7 +87,7 @@ extension App {
         if let title { settings.title = title }
         let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells, dialect: database.dialect)
         mountList(list, lists: DatabaseLists([list]), database: database)
-        monitorChanges(of: database, paths: [path])
+        monitorChanges(of: database, lists: [list])
         return path
     }
 
@@ -105,10 +105,19 @@ extension App {
         route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
     }
 
-    /// Has the watchers of these lists told when another process commits to `database`.
-    /// (PostgreSQL's lists are not watched yet: it has no `data_version` to poll.)
-    private func monitorChanges(of database: Database, paths: Set<String>) {
-        if database.dialect == .sqlite { DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers) }
+    /// Has the watchers of these lists told when another process commits to `database`: SQLite's
+    /// `data_version` polled (``DatabaseChangeMonitor``), PostgreSQL's change log followed
+    /// (``PostgresChangeFeed``).
+    private func monitorChanges(of database: Database, lists: [TableList]) {
+        switch database.engine {
+        case .sqlite:
+            DatabaseChangeMonitor.watch(database, paths: Set(lists.map(\.path)), watchers: watchers)
+        case .postgres(let pool):
+            let logger = logger
+            PostgresChangeFeed.watch(
+                database, info: pool.info, lists: lists.map { ($0.path, $0.schema.name, $0.schema.kind == .view) }, watchers: watchers
+            ) { message in logger.warning("\(message)") }
+        }
         // Named by the file's name, not its path, or by the PostgreSQL database's name: `/readyz` is public.
         addReadinessCheck("database \(database.displayName)") { try database.checkReadable() }
     }

@@ -14,6 +14,11 @@ public struct DatabaseOptions: Sendable, Equatable {
     /// Seconds between two looks at the file for commits by other processes, while any of its
     /// lists is watched (``DatabaseChangeMonitor``): a change reaches the watchers within about this.
     public var changePollInterval = 0.25
+    /// Seconds between two renders of each watched window of a PostgreSQL database's lists when its
+    /// change log is not installed (`cellar database install-triggers`). Longer than
+    /// ``changePollInterval``: without the log there is nothing cheap to look at, so each look runs
+    /// every watched window's query again (the difference then sends nothing when nothing changed).
+    public var pollIntervalWithoutTriggers = 2.0
 
     public init() {}
 }

@@ -3,7 +3,7 @@ import Cellar
 import CellarDatabase
 import Showcase
 
-App.run(version: "0.1.0") { app in
+App.run(version: "0.1.0", commands: [DatabaseCommand.self]) { app in
     if app.databasePath != nil {
         try app.mountDatabaseFromCommandLine()
     } else {

@@ -41,7 +41,8 @@ struct ArchitectureTests {
         Rule(
             target: "CellarDatabase", folder: "Sources/CellarDatabase",
             mayImport: libc.union([
-                "CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", "Yams", "Synchronization", "FoundationEssentials",
+                "CSQLite", "CLibPQ", "ByteWriters", "TableKit", "MicroHTTP", "Cellar", "Yams", "ArgumentParser", "Synchronization",
+                "FoundationEssentials",
             ])),
         // An app: Cellar's and TableKit's public API only.
         Rule(

@@ -39,9 +39,12 @@ extension App {
     ///   - siteName: the name in every page's header and title.
     ///   - version: the app's version, for `--version` and `/healthz`.
     ///   - arguments: the command line without the program's name (default: the process's).
+    ///   - commands: subcommands of the program's own, beside `serve`, `routes` and `healthcheck`
+    ///     (the `cellar` executable adds CellarDatabase's `database`).
     ///   - configure: registers the app's cells and mounts its lists.
     public static func run(
-        siteName: String = "Cellar", version: String = "0.1.0", arguments: [String]? = nil, _ configure: @escaping (App) throws -> Void
+        siteName: String = "Cellar", version: String = "0.1.0", arguments: [String]? = nil, commands: [any ParsableCommand.Type] = [],
+        _ configure: @escaping (App) throws -> Void
     ) -> Never {
         // The Swift runtime on Linux reads the arguments from /proc/self/cmdline. Without /proc (a
         // bare chroot) it sees none, and the server would start with defaults, ignoring every flag.
@@ -50,7 +53,7 @@ extension App {
             exit(70)
         }
         let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "cellar") } ?? "cellar"
-        AppCommand.program = Program(name: name, siteName: siteName, version: version, configure: configure)
+        AppCommand.program = Program(name: name, siteName: siteName, version: version, commands: commands, configure: configure)
         do {
             var command = try AppCommand.parseAsRoot(arguments ?? Array(CommandLine.arguments.dropFirst()))
             if let command = command as? any AppSubcommand {
@@ -70,6 +73,8 @@ struct Program {
     var name: String
     var siteName: String
     var version: String
+    /// Subcommands the program adds.
+    var commands: [any ParsableCommand.Type] = []
     var configure: (App) throws -> Void
 
     /// The app, configured by the program and checked, or exit status 64 with the reason.
@@ -105,7 +110,7 @@ extension AppSubcommand {
     func run() throws { try run(AppCommand.program) }
 }
 
-/// The root command: `serve` (default), `routes` and `healthcheck`.
+/// The root command: `serve` (default), `routes`, `healthcheck`, and the program's own.
 struct AppCommand: ParsableCommand {
     /// Set once by ``App/run(siteName:version:arguments:_:)`` before the command line is parsed
     /// (ArgumentParser reads ``configuration`` statically).
@@ -120,7 +125,7 @@ struct AppCommand: ParsableCommand {
                   HOST                            --host (serve, healthcheck)
                   PORT                            --port (serve, healthcheck)
                   CELLAR_PUBLIC                   --public (serve, routes)
-                  CELLAR_DATABASE                 --database (serve, routes)
+                  CELLAR_DATABASE                 --database (serve, routes, database)
                   CELLAR_QUERY_TIME_LIMIT         --query-time-limit (serve, routes)
                   CELLAR_CONFIG                   --config (serve, routes)
                   CELLAR_TEMPLATES                --templates (serve, routes)
@@ -142,7 +147,7 @@ struct AppCommand: ParsableCommand {
                 port is taken), 1 healthcheck failed.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self],
+            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self] + program.commands,
             defaultSubcommand: ServeCommand.self
         )
     }

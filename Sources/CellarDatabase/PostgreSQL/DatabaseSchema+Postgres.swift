@@ -63,12 +63,13 @@ extension DatabaseSchema {
         self.init(tables: tables, unreadable: unreadable)
     }
 
-    /// The relations to list, by the same test in each query.
+    /// The relations to list, by the same test in each query; not Cellar's change log
+    /// (``PostgresChangeLog``), which is Cellar's own.
     private static let visible = """
         SELECT c.oid FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
         WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
           AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'
-          AND pg_catalog.pg_table_is_visible(c.oid)
+          AND pg_catalog.pg_table_is_visible(c.oid) AND c.oid IS DISTINCT FROM to_regclass('\(PostgresChangeLog.table)')
         """
 
     private static let relationsSQL = """

@@ -1,0 +1,228 @@
+import Cellar
+import CellarDatabase
+import Foundation
+import HTTPTestSupport
+import Testing
+
+@testable import CellarDatabase
+
+/// Live lists over PostgreSQL across replicas: two in-process servers over one database (two
+/// replicas), the change log `cellar database install-triggers` puts in place, and writes made
+/// by another connection — the test's own, as the superuser that owns the tables — reaching the
+/// watchers of both. Without the log, watched lists are polled.
+///
+/// Against the cluster `make test-postgres` starts; skipped without it. Every wait is generous
+/// (30 s for an event): no assertion measures time.
+@Suite(.serialized, .enabled(if: PostgresTestServer.url != nil, "CELLAR_TEST_POSTGRES is not set (make test-postgres sets it)"))
+final class PostgresLiveListTests {
+    static let databaseName = "cellar_live"
+    static let readerRole = "cellar_live_reader"
+
+    /// The superuser, in the test's database: owns the tables, installs the triggers, writes.
+    let admin: PostgresConnection
+    /// The reader role's URL: SELECT rights alone.
+    let readerURL: String
+
+    init() throws {
+        let postgres = try PostgresListFixture.superuser(database: "postgres")
+        let password = "pw-" + UUID().uuidString.lowercased()
+        for statement in [
+            "DROP DATABASE IF EXISTS \(Self.databaseName) WITH (FORCE)", "DROP ROLE IF EXISTS \(Self.readerRole)",
+            "CREATE ROLE \(Self.readerRole) LOGIN PASSWORD '\(password)'", "CREATE DATABASE \(Self.databaseName)",
+        ] {
+            try postgres.execute(statement, deadline: .seconds(60))
+        }
+        admin = try PostgresListFixture.superuser(database: Self.databaseName)
+        try admin.execute(
+            """
+            CREATE TABLE items(id int8 PRIMARY KEY, name text NOT NULL);
+            CREATE TABLE others(id int8 PRIMARY KEY);
+            CREATE VIEW item_names AS SELECT id, name FROM items;
+            INSERT INTO items VALUES (1, 'one'), (2, 'two'), (3, 'three');
+            GRANT SELECT ON items, others, item_names TO \(Self.readerRole);
+            """, deadline: .seconds(60))
+        var components = try #require(PostgresTestServer.components)
+        components.user = Self.readerRole
+        components.password = password
+        components.path = "/" + Self.databaseName
+        readerURL = try #require(components.string)
+    }
+
+    /// A replica: a server of its own over the database, as the reader role.
+    func replica(pollIntervalWithoutTriggers: Double = 2) throws -> ListTestServer {
+        var options = DatabaseOptions()
+        options.pollIntervalWithoutTriggers = pollIntervalWithoutTriggers
+        return try ListTestServer(serving: Database(postgres: PostgresConnectionInfo(readerURL), options: options))
+    }
+
+    func install() throws -> [String] {
+        try PostgresChangeLog.install(on: admin, deadline: .seconds(60))
+    }
+
+    /// The log's newest id, as the superuser reads it.
+    func newestChange() throws -> String {
+        guard case .integer(let id)? = try admin.query("SELECT coalesce(max(id), 0) FROM cellar_changes", deadline: .seconds(30)).rows.first?.first
+        else { return "none" }
+        return String(id)
+    }
+
+    /// The first event, waiting up to 30 s.
+    static func firstEvent(_ client: EventStreamClient) throws -> EventStreamClient.Event? {
+        try client.nextEvent(timeout: .seconds(30))
+    }
+
+    static let refresh = #"<turbo-stream action="refresh">"#
+
+    // MARK: The triggers
+
+    @Test func installingTwiceIsFineAndUninstallingRemovesEverything() throws {
+        #expect(try install() == ["items", "others"])
+        #expect(try install() == ["items", "others"], "installing again changes nothing")
+        let objects =
+            "SELECT (SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal)::int8, to_regclass('cellar_changes')::text, to_regproc('cellar_note_change')::text"
+        #expect(try admin.query(objects, deadline: .seconds(30)).rows.first == [.integer(2), .text("cellar_changes"), .text("cellar_note_change")])
+        // Writers need no rights on the log, and readers may read it.
+        try admin.execute("INSERT INTO items VALUES (4, 'four'); UPDATE items SET name = 'ONE' WHERE id = 1; TRUNCATE others", deadline: .seconds(30))
+        let reader = try PostgresConnection(PostgresConnectionInfo(readerURL), deadline: .seconds(30))
+        let logged = try reader.query("SELECT table_name FROM cellar_changes ORDER BY id", deadline: .seconds(30)).rows
+        #expect(logged == [[.text("items")], [.text("items")], [.text("others")]])
+        // The log is Cellar's own: not served as a list.
+        let server = try replica()
+        #expect(!server.mounted.map(\.table).contains("cellar_changes"))
+
+        #expect(try PostgresChangeLog.uninstall(on: admin, deadline: .seconds(30)))
+        #expect(try admin.query(objects, deadline: .seconds(30)).rows.first == [.integer(0), .null, .null])
+        #expect(try !PostgresChangeLog.uninstall(on: admin, deadline: .seconds(30)), "uninstalling again finds nothing")
+    }
+
+    /// `cellar database install-triggers` and `uninstall-triggers`, as an operator runs them.
+    @Test func theCommandInstallsAndUninstalls() throws {
+        let url = try ownerURL()
+        let installed = try Self.cellar(["database", "install-triggers", "--database", url])
+        #expect(installed.status == 0, "\(installed.output)")
+        #expect(installed.output.contains("on 2 table(s): items, others"), "\(installed.output)")
+        #expect(try Self.cellar(["database", "install-triggers", "--database", url]).status == 0)
+        let removed = try Self.cellar(["database", "uninstall-triggers"], environment: ["CELLAR_DATABASE": url])
+        #expect(removed.status == 0 && removed.output.contains("Removed"), "\(removed.output)")
+        let sqlite = try Self.cellar(["database", "install-triggers", "--database", "shop.db"])
+        #expect(sqlite.status == 64, "a SQLite file needs no triggers: \(sqlite.output)")
+    }
+
+    /// The superuser's URL through the cluster's socket, where it logs in without a password.
+    func ownerURL() throws -> String {
+        let cluster = try #require(PostgresTestServer.cluster)
+        let port = try #require(PostgresTestServer.components?.port)
+        let socket = cluster.replacingOccurrences(of: "/", with: "%2F")
+        return "postgresql://postgres@\(socket):\(port)/\(Self.databaseName)"
+    }
+
+    /// Runs the `cellar` executable built beside the test bundle.
+    static func cellar(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("cellar")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    // MARK: Watchers on two replicas
+
+    @Test func aWriteReachesTheWatchersOfBothReplicasNumberedByTheLog() throws {
+        _ = try install()
+        let (first, second) = (try replica(), try replica())
+        defer { [first, second].forEach { $0.app.watchers.closeAll() } }
+        let a = try EventStreamClient(port: first.server.port, target: "/items?limit=10")
+        let b = try EventStreamClient(port: second.server.port, target: "/items?limit=10")
+        let view = try EventStreamClient(port: second.server.port, target: "/item_names?limit=10")
+        for client in [a, b, view] {
+            let greeting = try #require(try Self.firstEvent(client))
+            #expect(LiveDatabaseListTests.isGreeting(greeting.data))
+            #expect(greeting.lastEventID == "0", "the log's position: empty")
+        }
+
+        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
+        let id = try newestChange()
+        for (name, client) in [("first", a), ("second", b), ("the view's", view)] {
+            let batch = try #require(try LiveDatabaseListTests.nextBatch(client), "\(name) replica")
+            #expect(LiveDatabaseListTests.summary(batch.data) == ["after row-3", "replace list-pager"], "\(name): \(batch.data)")
+            #expect(batch.data.contains("four"))
+            #expect(batch.lastEventID == id, "\(name): the log's id")
+        }
+    }
+
+    @Test func aClientResumingOnTheOtherReplicaIsRefreshedOnlyWhenItsListChanged() throws {
+        _ = try install()
+        let (first, second) = (try replica(), try replica())
+        defer { [first, second].forEach { $0.app.watchers.closeAll() } }
+        let a = try EventStreamClient(port: first.server.port, target: "/items?limit=10")
+        #expect(try Self.firstEvent(a) != nil)
+        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
+        let seen = try #require(try LiveDatabaseListTests.nextBatch(a)).lastEventID
+        a.close()
+
+        // Another table changed since: the list did not, so no refresh on the other replica.
+        try admin.execute("INSERT INTO others VALUES (1)", deadline: .seconds(30))
+        #expect(try newestChange() != seen)
+        let resumed = try EventStreamClient(port: second.server.port, target: "/items?limit=10", headers: [("Last-Event-ID", seen)])
+        let greeting = try #require(try Self.firstEvent(resumed))
+        #expect(LiveDatabaseListTests.isGreeting(greeting.data), "\(greeting.data)")
+        #expect(!greeting.data.contains(Self.refresh))
+        // It follows the list from there.
+        try admin.execute("UPDATE items SET name = 'TWO' WHERE id = 2", deadline: .seconds(30))
+        let updated = try #require(try LiveDatabaseListTests.nextBatch(resumed))
+        #expect(LiveDatabaseListTests.summary(updated.data) == ["replace row-2"], "\(updated.data)")
+        let last = updated.lastEventID
+        resumed.close()
+
+        // The list changed since: on the first replica, a window made now (another query) cannot
+        // replay what the client missed, so it is refreshed; the window the first client watched,
+        // kept up to date meanwhile, replays it.
+        try admin.execute("DELETE FROM items WHERE id = 1", deadline: .seconds(30))
+        let stale = try EventStreamClient(port: first.server.port, target: "/items?limit=11", headers: [("Last-Event-ID", last)])
+        let refreshed = try #require(try Self.firstEvent(stale))
+        #expect(refreshed.data.contains(Self.refresh), "\(refreshed.data)")
+        // Replayed, or, when the first replica has not heard of the delete yet, sent as it does.
+        let replayed = try EventStreamClient(port: first.server.port, target: "/items?limit=10", headers: [("Last-Event-ID", last)])
+        let missed = try #require(try Self.firstEvent(replayed))
+        #expect(missed.data.contains(#"<turbo-stream action="remove" target="row-1">"#), "\(missed.data)")
+    }
+
+    @Test func withoutTheTriggersWatchedListsArePolled() throws {
+        let server = try replica(pollIntervalWithoutTriggers: 0.25)
+        defer { server.app.watchers.closeAll() }
+        let client = try EventStreamClient(port: server.server.port, target: "/items?limit=10")
+        #expect(try Self.firstEvent(client) != nil)
+        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
+        let batch = try #require(try LiveDatabaseListTests.nextBatch(client))
+        #expect(LiveDatabaseListTests.summary(batch.data) == ["after row-3", "replace list-pager"], "\(batch.data)")
+    }
+
+    @Test func aKilledListeningConnectionIsMadeAgainAndLaterWritesArrive() throws {
+        _ = try install()
+        let server = try replica()
+        defer { server.app.watchers.closeAll() }
+        let client = try EventStreamClient(port: server.server.port, target: "/items?limit=10")
+        #expect(try Self.firstEvent(client) != nil)
+        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
+        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("four") == true)
+
+        let listening = """
+            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = '\(Self.readerRole)' AND query LIKE 'LISTEN %'
+            """
+        let killed = try admin.query("SELECT pg_terminate_backend(pid) FROM (\(listening)) AS l", deadline: .seconds(30)).rows
+        #expect(killed == [[.integer(1)]], "one listening connection, terminated")
+
+        try admin.execute("INSERT INTO items VALUES (5, 'five')", deadline: .seconds(30))
+        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("five") == true, "after the drop: missed, or heard")
+        try admin.execute("INSERT INTO items VALUES (6, 'six')", deadline: .seconds(30))
+        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("six") == true, "heard on the new connection")
+        #expect(try admin.query(listening, deadline: .seconds(30)).rows.count == 1, "listening again")
+    }
+}

@@ -80,6 +80,9 @@ public final class App {
     public var layout = PageLayout.standard
     /// What `GET /readyz` checks (see ``ReadinessCheck``), in the order added.
     public private(set) var readinessChecks: [ReadinessCheck] = []
+    /// Lists that wait for something outside the process (``mountWhenReachable(_:reason:_:)``): with
+    /// any, `serve` answers through a ``DeferredStart`` until they are mounted.
+    public internal(set) var deferredMounts: [DeferredMount] = []
     private var index: (path: String, title: String)?
     private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
 

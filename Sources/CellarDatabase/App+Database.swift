@@ -52,9 +52,12 @@ extension App {
             made.append(list)
         }
         let lists = DatabaseLists(made)
+        // Every summary (a count) before the first list is mounted: a database that goes away
+        // meanwhile leaves the app as it was, and a deferred mount can be tried again.
+        let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
         var mounted: [(table: String, path: String)] = []
-        for list in made {
-            mountList(list, lists: lists, summary: try list.description ?? Self.summary(of: list, in: database), database: database)
+        for (list, summary) in zip(made, summaries) {
+            mountList(list, lists: lists, summary: summary, database: database)
             mounted.append((list.schema.name, list.path))
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
@@ -125,6 +128,12 @@ extension App {
     /// Mounts the database `--database` named — a SQLite file, or a `postgres://` URL — with the
     /// configuration `--config` named or, for a file, the one beside it (`shop.db` → `shop.yaml` or
     /// `shop.yml`), and the templates `--templates` names. Does nothing when no database was named.
+    ///
+    /// A PostgreSQL server that is away at start (``DatabaseOpenError/isTransient``: not reached,
+    /// starting up, too many connections) does not stop the start: its lists are mounted when it
+    /// can be reached (``mountWhenReachable(_:reason:_:)``), checked against the configuration then,
+    /// and until then `serve` is not ready and answers 503. A refusal (the role, its password, the
+    /// database's name) or a configuration that does not fit still ends the start.
     public func mountDatabaseFromCommandLine() throws {
         guard let path = databasePath else { return }
         var options = DatabaseOptions()
@@ -134,13 +143,26 @@ extension App {
             try registerPrototypes()
         }
         if let templates = databaseTemplatesPath { try registry.registerPrototypes(in: templates) }
-        let database = try Database.open(path, options: options)
+        let isPostgres = PostgresConnectionInfo.isURL(path)
         // A URL has no folder to find a configuration beside: `--config` names it.
         let configuration =
-            database.dialect == .postgres
+            isPostgres
             ? try databaseConfigurationPath.map { path in try DatabaseConfiguration.load(named: path, besideDatabase: "") } ?? DatabaseConfiguration()
             : try DatabaseConfiguration.load(named: databaseConfigurationPath, besideDatabase: path)
-        try mount(database, configuration: configuration)
+        let attempt = { (app: App) throws -> DeferredMount.Outcome in
+            do {
+                try app.mount(Database.open(path, options: options), configuration: configuration)
+                return .mounted
+            } catch let error as DatabaseOpenError where error.isTransient {
+                return .notYet(reason: error.description)
+            } catch let error as HTTPError where isPostgres && error.status == .serviceUnavailable {
+                // Reached, then away before every table was counted (`mount` left the app as it was).
+                return .notYet(reason: error.message)
+            }
+        }
+        guard case .notYet(let reason) = try attempt(self) else { return }
+        let name = "database \((try? PostgresConnectionInfo(path).databaseName) ?? "postgres")"
+        mountWhenReachable(name, reason: reason, attempt)
     }
 
     /// Paths the server answers itself, which no table may take.

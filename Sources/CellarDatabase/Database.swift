@@ -64,7 +64,8 @@ public final class Database: Sendable {
     ///
     /// - Parameter startDeadline: how long the first connection and the schema's queries may take.
     /// - Throws: ``DatabaseOpenError`` when the server cannot be reached, refuses the role, or the
-    ///   schema cannot be read; its ``DatabaseOpenError/postgresError`` says which.
+    ///   schema cannot be read; its ``DatabaseOpenError/postgresError`` says which, and
+    ///   ``DatabaseOpenError/isTransient`` whether it is worth trying again unchanged.
     public init(postgres info: PostgresConnectionInfo, options: DatabaseOptions = DatabaseOptions(), startDeadline: Double = 10)
         throws(DatabaseOpenError)
     {
@@ -164,7 +165,7 @@ public final class Database: Sendable {
             case .timedOut: throw overTimeLimit(timeLimit)
             case .server(let server) where server.sqlState == "57014": throw overTimeLimit(timeLimit)
             case .unavailable, .connectionFailed: throw unavailable
-            case .server(let server) where ["08", "53", "57"].contains(server.sqlState.prefix(2)): throw unavailable
+            case .server(let server) where server.isTransient: throw unavailable
             case .server(let server) where server.sqlState.hasPrefix("22"):
                 throw HTTPError.badRequest("A value does not fit its column: \(server.message).")
             case .invalidParameter:
@@ -196,6 +197,12 @@ public struct DatabaseOpenError: Error, CustomStringConvertible, Sendable {
     public let underlying: DatabaseError
     /// PostgreSQL's error, when the database is PostgreSQL's.
     public let postgresError: PostgresError?
+
+    /// Whether the database is away for now rather than refusing: a PostgreSQL server not reached,
+    /// not accepting connections yet, or not answering the schema's queries in time
+    /// (``PostgresError/isTransient``). Never for a SQLite file: a file that is not there is a
+    /// mistake to fix, not a server to wait for.
+    public var isTransient: Bool { postgresError?.isTransient ?? false }
 
     public init(path: String, underlying: DatabaseError) {
         self.path = path

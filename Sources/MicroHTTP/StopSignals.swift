@@ -92,6 +92,12 @@ public final class StopSignals: Sendable {
         }
     }
 
+    /// Wakes ``wait()`` as `signal` would, from any thread: for a part of the program that finds it
+    /// must end (Cellar's deferred start, when what it waited for refuses it).
+    public func interrupt(as signal: Int32 = SIGTERM) {
+        Self.handle(signal)
+    }
+
     /// The name of a stop signal, for logs (`SIGTERM`).
     public static func name(of signal: Int32) -> String {
         switch signal {

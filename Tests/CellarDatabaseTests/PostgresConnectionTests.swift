@@ -325,6 +325,9 @@ struct PostgresConnectionTests {
             return
         }
         #expect(message.contains("password authentication failed"), "\(message)")
+        // A refusal, not a server away: its SQLSTATE says so, and the server's source line is left out.
+        #expect(!error.isTransient)
+        #expect(message.contains("28P01") && !message.contains(".c:"), "\(message)")
         let printed = Self.printed(error)
         #expect(!printed.contains(wrong) && !printed.contains(Self.password), "\(printed)")
     }
@@ -340,11 +343,12 @@ struct PostgresConnectionTests {
             }
             #expect(!Self.printed(error).contains(secret), "\(Self.printed(error))")
         }
+        // A server not reached is away for now (worth waiting for), not a refusal.
         for url in ["postgres://user:\(secret)@nonexistent.invalid/db", "postgres://user:\(secret)@127.0.0.1:1/db"] {
             let info = try PostgresConnectionInfo(url)
             let error = try #require(throws: PostgresError.self, "\(url)") { _ = try PostgresConnection(info, deadline: .seconds(30)) }
-            guard case .connectionFailed(let description, _) = error else {
-                Issue.record("not a connection failure: \(error)")
+            guard case .unavailable(let description, _) = error else {
+                Issue.record("not unavailable: \(error)")
                 continue
             }
             #expect(description.contains("password=***"))

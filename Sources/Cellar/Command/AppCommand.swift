@@ -144,7 +144,9 @@ struct AppCommand: ParsableCommand {
                 SIGTERM or SIGINT: stop accepting connections, let responses in flight
                 finish for up to the shutdown grace, exit 0.
                 Exit codes: 64 usage or configuration error, 70 cannot start (e.g. the
-                port is taken), 1 healthcheck failed.
+                port is taken), 1 healthcheck failed, 69 routes while a database is away.
+                A PostgreSQL database away at start does not stop serve: it is not ready
+                and answers 503 until the database is reached.
                 """,
             version: program.version,
             subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self] + program.commands,

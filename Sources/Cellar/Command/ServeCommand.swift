@@ -97,13 +97,17 @@ struct ServeCommand: AppSubcommand {
         let logger = Logger(label: program.name)
 
         let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
+        // Only an app with lists waiting for something (a database down at start) answers through a
+        // DeferredStart; every other one is served by its router itself.
+        let deferred = app.deferredMounts.isEmpty ? nil : DeferredStart(app: app)
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
             eventStreamLimit: maxWatchers, eventStreamsPerAddress: watchersPerIP,
-            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, errorRenderer: app.errorRenderer,
-            bufferedResponseBytes: app.bufferedResponseBytes)
+            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize,
+            errorRenderer: deferred?.errorRenderer ?? app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
+        let responder: any HTTPResponder = if let deferred { deferred } else { app.makeRouter() }
         let server = Server(
-            configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics,
+            configuration: configuration, responder: responder, logger: logger, observer: app.metrics,
             accessLog: LineAccessLog(label: logger.label, format: format))
 
         let signals: StopSignals
@@ -121,8 +125,22 @@ struct ServeCommand: AppSubcommand {
                 "threads": "\(threads)", "public": "\(app.publicDirectory)",
             ])
         if development { logger.warning("development mode: 5xx answers show internal errors; do not use it in production") }
+        do {
+            try deferred?.start { _ in signals.interrupt() }
+        } catch {
+            logger.critical("cannot start", metadata: ["error": "\(error)"])
+            server.stop(gracePeriod: .zero)
+            throw ExitCode(70)
+        }
 
         let received = signals.wait()
+        deferred?.stop()
+        if let failure = deferred?.failure {
+            // Logged by the deferred start; said as a start says it, and exits as one does (64).
+            writeToStandardError("Error: Cannot start: \(failure)\n")
+            server.stop(gracePeriod: .seconds(shutdownGrace))
+            throw ExitCode.validationFailure
+        }
         logger.info("stopping", metadata: ["signal": "\(StopSignals.name(of: received))", "grace_seconds": "\(shutdownGrace)"])
         server.stop(gracePeriod: .seconds(shutdownGrace))
         logger.info("stopped")

@@ -48,8 +48,10 @@ public final class PostgresConnection {
     /// How long, past the deadline, a connection waits for the server to confirm a cancel before it closes.
     public static let cancelGrace: Double = 1
 
-    /// Connects, or throws ``PostgresError/connectionFailed(connection:message:)`` — a wrong password,
-    /// a refused connection, an unknown host, or no answer before `deadline`.
+    /// Connects, or throws ``PostgresError/unavailable(connection:message:)`` when the server is away
+    /// (a refused connection, an unknown host, no answer before `deadline`, a server starting up)
+    /// and ``PostgresError/connectionFailed(connection:message:)`` when it refused (a wrong password,
+    /// no such database) or libpq would not try.
     ///
     /// - Parameter statementTimeout: seconds, set as `statement_timeout` on this connection and
     ///   every one that replaces it (0: none).
@@ -145,7 +147,7 @@ public final class PostgresConnection {
         } catch {
             let reason =
                 switch error {
-                case .connectionFailed(_, let message): message
+                case .connectionFailed(_, let message), .unavailable(_, let message): message
                 default: error.description
                 }
             throw .unavailable(connection: info.description, message: reason)

@@ -28,6 +28,9 @@ public struct PostgresConnectionInfo: Sendable, CustomStringConvertible, CustomD
     /// The options in libpq's order, values shown as they are except secrets (`***`), with the host,
     /// port, user and database filled in from the environment and libpq's defaults when not given.
     public let description: String
+    /// The database's name as the string or the environment gives it (`dbname`, `PGDATABASE`), or
+    /// libpq's default, the user's name: what names the database before a connection can ask it.
+    public let databaseName: String
 
     /// Parses `connectionString`; throws ``PostgresError/invalidConnectionString(message:)`` when libpq
     /// cannot (the message redacted).
@@ -45,7 +48,9 @@ public struct PostgresConnectionInfo: Sendable, CustomStringConvertible, CustomD
         secrets += given.filter(\.isSecret).map(\.value)
         if let environment = getenv("PGPASSWORD") { secrets.append(String(cString: environment)) }
         self.secrets = Array(Set(secrets.filter { !$0.isEmpty })).sorted { $0.utf8.count > $1.utf8.count }
-        self.description = Self.describe(given: given)
+        let shown = Self.located(given: given)
+        description = shown.map { "\($0.keyword)=" + ($0.isSecret ? "***" : Self.quoted($0.value)) }.joined(separator: " ")
+        databaseName = (shown.first { $0.keyword == "dbname" && !$0.value.isEmpty } ?? shown.first { $0.keyword == "user" })?.value ?? "postgres"
     }
 
     /// Whether `text` is a PostgreSQL URL (`postgres://` or `postgresql://`), as `--database` tells
@@ -85,9 +90,10 @@ public struct PostgresConnectionInfo: Sendable, CustomStringConvertible, CustomD
         return result
     }
 
-    /// The description: the given options, plus where the connection goes when the string leaves it
-    /// to the environment (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`) or to libpq's defaults.
-    private static func describe(given: [Option]) -> String {
+    /// What the description shows: the given options, plus where the connection goes when the
+    /// string leaves it to the environment (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`) or to
+    /// libpq's defaults; where first.
+    private static func located(given: [Option]) -> [Option] {
         var shown = given
         let location = ["host", "hostaddr", "port", "user", "dbname"]
         if let defaults = PQconndefaults() {
@@ -98,8 +104,7 @@ public struct PostgresConnectionInfo: Sendable, CustomStringConvertible, CustomD
             }
         }
         // Where first, then the rest in libpq's order.
-        let ordered = location.compactMap { keyword in shown.first { $0.keyword == keyword } } + shown.filter { !location.contains($0.keyword) }
-        return ordered.map { "\($0.keyword)=" + ($0.isSecret ? "***" : quoted($0.value)) }.joined(separator: " ")
+        return location.compactMap { keyword in shown.first { $0.keyword == keyword } } + shown.filter { !location.contains($0.keyword) }
     }
 
     /// A value as a `key=value` string writes it: quoted when empty or holding a space, a quote or a backslash.

@@ -9,8 +9,9 @@
 public enum PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The connection string is neither a `postgres://` URL nor a `key=value` string libpq accepts.
     case invalidConnectionString(message: String)
-    /// A connection could not be made: refused, an unknown host, a wrong password, TLS, or the
-    /// deadline passed before the server answered. `connection` is the redacted description.
+    /// The server refused the connection, or libpq could not try: a wrong password or role, no such
+    /// database, TLS that cannot be agreed on, a password that libpq does not have, options it
+    /// rejects. Not worth trying again unchanged. `connection` is the redacted description.
     case connectionFailed(connection: String, message: String)
     /// The deadline passed before the server answered a query. The query was cancelled; the
     /// connection stays usable when the server confirmed the cancel within a short grace, and is
@@ -18,8 +19,12 @@ public enum PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(connection: String, sql: String?)
     /// The server answered with an error (a syntax error, a missing table, `statement_timeout`).
     case server(PostgresServerError)
-    /// The database cannot be reached now: the connection was lost and one attempt to make it again
-    /// failed, or it was lost during the query. Worth retrying later (a list answers 503).
+    /// The database cannot be reached now: a connection could not reach the server (refused, no
+    /// route, a host name that does not resolve, a socket file that is not there, no answer before
+    /// the deadline), the server does not accept connections yet (``PostgresServerError/isTransient``:
+    /// starting up, shutting down, too many connections), or a connection was lost and one attempt
+    /// to make it again failed, or it was lost during the query. Worth retrying later (a list
+    /// answers 503).
     case unavailable(connection: String, message: String)
     /// A parameter libpq cannot send as text: one holding a NUL character (PostgreSQL's text cannot).
     case invalidParameter(index: Int, message: String)
@@ -28,6 +33,17 @@ public enum PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     public var sqlState: String? {
         if case .server(let error) = self { return error.sqlState }
         return nil
+    }
+
+    /// Whether the database is away for now rather than refusing what was asked: worth trying
+    /// again later, unchanged. ``unavailable(connection:message:)``, ``timedOut(connection:sql:)``,
+    /// and a server error whose SQLSTATE says so (``PostgresServerError/isTransient``).
+    public var isTransient: Bool {
+        switch self {
+        case .unavailable, .timedOut: true
+        case .server(let error): error.isTransient
+        case .connectionFailed, .invalidConnectionString, .invalidParameter: false
+        }
     }
 
     public var description: String {
@@ -64,6 +80,14 @@ public struct PostgresServerError: Sendable, Equatable, CustomStringConvertible 
         self.hint = hint
         self.sql = sql
     }
+
+    /// Whether the SQLSTATE's class says the server cannot serve now rather than that the request
+    /// is wrong: 08 connection exception, 53 insufficient resources (`53300` too many connections),
+    /// 57 operator intervention (`57P03` starting up or shutting down, `57P01` terminated by an
+    /// administrator, `57014` cancelled by `statement_timeout`).
+    public var isTransient: Bool { Self.transientClasses.contains(sqlState.prefix(2)) }
+
+    static let transientClasses: Set<Substring> = ["08", "53", "57"]
 
     public var description: String {
         var text = "PostgreSQL \(severity) \(sqlState): \(message)"

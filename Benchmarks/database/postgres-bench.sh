@@ -13,10 +13,14 @@
 # (`wrk -t1 -cCONNS -dDURATION` after a 1 s warm-up). Cellar's worker threads default to one per
 # core it may use: one, so one pooled PostgreSQL connection. CPU a request: user + system ticks from
 # /proc/PID/stat over the run, of the cellar process (all its threads) and of the postmaster and
-# its children (the backends serving Cellar's connection; the background processes add a little),
+# its children (the backends serving Cellar's connection; the background processes add a little;
+# children that have exited count through the postmaster's cutime and cstime),
 # divided by the requests wrk made. Each case runs RUNS times; the median is printed.
 # The deep page: `links.next` followed DEEP_HOPS times from /items.json?limit=1000, then limit=100
 # (a keyset page starting at row DEEP_HOPS × 1,000 + 1), each server its own cursor.
+# Then where PostgreSQL's time goes: the statements a 100-row page sends, each alone under
+# `pgbench -n -M prepared -c1` (on core CLIENT_CPU) for DURATION, PostgreSQL's CPU a statement
+# measured the same way (NO_PGBENCH=1 skips it).
 # Results: stdout and .build/pgbench/results-<date>.md. Not run by `make test`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -96,7 +100,7 @@ PY
 started=$(date +%s)
 export_csv categories | psql_as_role -c "\\copy categories FROM STDIN WITH (FORMAT csv)"
 export_csv items | psql_as_role -c "\\copy items FROM STDIN WITH (FORMAT csv)"
-psql_as_role -c "CREATE INDEX items_price ON items (price)" -c "VACUUM (ANALYZE)"
+psql_as_role -c "CREATE INDEX items_price ON items (price)" -c "VACUUM (ANALYZE) categories, items"
 loaded=$(psql_as_role -At -c "SELECT count(*) FROM items")
 [ "$loaded" = "$ROWS" ] || die "PostgreSQL holds $loaded rows, not $ROWS"
 log "== $ROWS rows copied into PostgreSQL in $(($(date +%s) - started)) s"
@@ -141,9 +145,12 @@ for path in "/items?limit=100" "/items.json?limit=100"; do
 done
 
 ticks_of() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}' || echo 0; }
+# The postmaster's own time, its children's that have exited (cutime + cstime: pgbench's backends),
+# and its live children's (Cellar's pooled backends, the background processes).
 postgres_ticks() {
-    local total=0 pid
-    for pid in $postmaster $(pgrep -P "$postmaster"); do total=$((total + $(ticks_of "$pid"))); done
+    local total pid
+    total=$(sed 's/^.*) //' "/proc/$postmaster/stat" | awk '{print $12 + $13 + $14 + $15}')
+    for pid in $(pgrep -P "$postmaster"); do total=$((total + $(ticks_of "$pid"))); done
     echo "$total"
 }
 hz=$(getconf CLK_TCK)
@@ -202,3 +209,34 @@ done
             "$(awk -v a="$cellar" -v b="$pg" 'BEGIN {printf "%.1f", a + b}')" "${ERRORS[$key]}"
     done
 } | tee "$out/results-$stamp.md"
+
+# ---------------------------------------------------------------- where PostgreSQL's time goes
+[ -n "${NO_PGBENCH:-}" ] && exit 0
+columns='"items"."id", "items"."sku", "items"."title", "items"."name", "items"."category_id", "items"."status", "items"."quantity", "items"."rank", "items"."price", "items"."weight", "items"."rating", "items"."created", "items"."discount", "items"."in_stock", "items"."description"'
+# name|script (Cellar's own statements for /items.json?limit=100, as PostgresReader numbers them)
+statements=(
+    "the read's transaction alone|BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;
+COMMIT;"
+    "the page: 101 rows by the key|SELECT $columns FROM \"items\" ORDER BY \"items\".\"id\" ASC LIMIT 101;"
+    "the total: count up to 10,001|SELECT count(*) FROM (SELECT 1 FROM \"items\" LIMIT 10001) AS counted;"
+    "the labels of a page's categories|SELECT \"categories\".\"id\", \"categories\".\"name\" FROM \"categories\" WHERE \"categories\".\"id\" = ANY('{1,2,3,4,5,6,7,8,9,10,11,12}');"
+)
+{
+    echo
+    echo "Where PostgreSQL's time goes: each statement alone, pgbench -n -M prepared -c1 -T ${DURATION%s} on core $CLIENT_CPU, PostgreSQL on core $SERVER_CPU"
+    echo
+    echo "| statement | statements/s | PostgreSQL µs a statement |"
+    echo "|---|---:|---:|"
+    for entry in "${statements[@]}"; do
+        name=${entry%%|*}
+        printf '%s\n' "${entry#*|}" >"$cluster/statement.sql"
+        p0=$(postgres_ticks)
+        report=$(taskset -c "$CLIENT_CPU" "$PG_BIN/pgbench" -n -M prepared -c1 -T "${DURATION%s}" -f "$cluster/statement.sql" \
+            -h "$cluster" -p "$PG_PORT" -U cellar_test cellar_test 2>&1)
+        p1=$(postgres_ticks)
+        awk -v name="$name" -v hz="$hz" -v p=$((p1 - p0)) '
+            /number of transactions actually processed/ {split($0, a, ": "); split(a[2], b, "/"); n = b[1]}
+            /^tps = / {tps = $3}
+            END {printf "| %s | %.0f | %.1f |\n", name, tps, (n > 0 ? p / hz / n * 1e6 : 0)}' <<<"$report"
+    done
+} | tee -a "$out/results-$stamp.md"

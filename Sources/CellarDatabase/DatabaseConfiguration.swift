@@ -19,6 +19,12 @@ import Yams
 ///       column: status
 ///       when: {sold_out: SoldOutCell}     # a prototype from Public/prototypes or --templates
 ///       default: ItemCell                 # else DatabaseRowCell
+///     search:                             # what q= searches (default: the one the table has)
+///       index: items_search               # SQLite: the FTS5 table; PostgreSQL: an index over to_tsvector(…)
+///       column: document                  # PostgreSQL: a tsvector column, instead of an index
+///       configuration: english            # PostgreSQL: the text-search configuration q= is parsed with
+///   drafts:
+///     search: false                       # no search box, though an index exists
 /// ```
 ///
 /// Every mistake — a key that means nothing, a table or column the database does not have, a value
@@ -34,6 +40,24 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public var pageSize: Int?
         public var sections: String?
         public var cells: CellRules?
+        public var search: Search?
+        public init() {}
+    }
+
+    /// What `q=` searches, when the table's own choice is not the one wanted: SQLite searches the
+    /// FTS5 table that indexes the table; PostgreSQL a `tsvector` column, else an index over
+    /// `to_tsvector(…)`, the first by name.
+    public struct Search: Sendable, Equatable {
+        /// False: no search, though the table has an index.
+        public var enabled = true
+        /// SQLite: the FTS5 table; PostgreSQL: an index over `to_tsvector(…)`, by name.
+        public var index: String?
+        /// PostgreSQL: a `tsvector` column.
+        public var column: String?
+        /// PostgreSQL: the text-search configuration (`english`, `simple`) a search's words are read
+        /// with; by default the one the index's expression names, else the server's
+        /// `default_text_search_config`.
+        public var configuration: String?
         public init() {}
     }
 
@@ -186,7 +210,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
 
         mutating func table(_ node: Node, key: String) throws(ConfigurationError) -> Table {
             let keys = try mapping(
-                node, key: key, allowed: ["title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells"])
+                node, key: key, allowed: ["title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search"])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
             if let value = keys["description"] { table.description = try string(value, key: key + ".description") }
@@ -210,7 +234,27 @@ public struct DatabaseConfiguration: Sendable, Equatable {
                     column: try string(column, key: cellKey + ".column"), when: when,
                     defaultCell: try rules["default"].map { node throws(ConfigurationError) in try string(node, key: cellKey + ".default") })
             }
+            if let value = keys["search"] { table.search = try search(value, key: key + ".search") }
             return table
+        }
+
+        /// `search: false`, `search: true`, or a mapping of `index`, `column` and `configuration`.
+        mutating func search(_ node: Node, key: String) throws(ConfigurationError) -> Search {
+            var search = Search()
+            if let scalar = node.scalar {
+                switch scalar.string {
+                case "false": search.enabled = false
+                case "true": break
+                default: throw fail(node, key, "expected false, true, or a mapping of index, column and configuration")
+                }
+                return search
+            }
+            let keys = try mapping(node, key: key, allowed: ["index", "column", "configuration"])
+            if let value = keys["index"] { search.index = try string(value, key: key + ".index") }
+            if let value = keys["column"] { search.column = try string(value, key: key + ".column") }
+            if let value = keys["configuration"] { search.configuration = try string(value, key: key + ".configuration") }
+            if search.index != nil, search.column != nil { throw fail(node, key, "name an index or a column, not both") }
+            return search
         }
     }
 }

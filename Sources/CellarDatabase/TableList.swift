@@ -60,8 +60,9 @@ final class TableList: Sendable {
     let labelQueryForOneKey: String?
     /// Each column's `"name":` for a row's JSON item, escaped once.
     let jsonKeys: [[UInt8]]
-    /// Whether the table has a full-text index to search.
-    var isSearchable: Bool { schema.searchIndex != nil }
+    /// What `q=` searches, or nil when the list has no search.
+    let search: TableSearch?
+    var isSearchable: Bool { search != nil }
     var hasKey: Bool { !keyColumns.isEmpty }
 
     /// - Throws: ``ConfigurationError`` for a configured column the table does not have.
@@ -156,6 +157,7 @@ final class TableList: Sendable {
             links[index] = foreignKey.referencedTable
         }
         self.links = links
+        search = try TableSearch.resolve(schema: schema, settings: configuration?.search, dialect: dialect, in: file)
         rowQuery =
             keyColumns.isEmpty
             ? nil

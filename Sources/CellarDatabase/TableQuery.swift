@@ -112,20 +112,26 @@ struct TableQuery {
 
     // MARK: Search
 
+    /// The most different words a search may hold: PostgreSQL evaluates a query of tens of
+    /// thousands of words recursively, past its stack limit (an error, not an answer).
+    static let maximumSearchWords = 1_000
+
     private mutating func addSearch(_ term: String) throws(HTTPError) {
-        guard let index = list.schema.searchIndex else {
+        guard let search = list.search else {
             throw HTTPError.badRequest(
                 "\(list.title) has no full-text index: q cannot be used here. Filter a column instead (column__contains=words).")
         }
-        // Each word quoted: the words are searched for as written, never read as FTS5 syntax. A NUL
-        // separates words too: FTS5 ends a quoted string at one ("unterminated string").
-        let words = term.split { $0.isWhitespace || $0 == "\u{0}" }.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+        // A NUL separates words too: FTS5 ends a quoted string at one ("unterminated string"), and
+        // PostgreSQL's text cannot hold one. A word given twice is searched for once.
+        var seen = Set<Substring>()
+        let words = term.split { $0.isWhitespace || $0 == "\u{0}" }.filter { seen.insert($0).inserted }.map(String.init)
         guard !words.isEmpty else { return }
-        // `rowid` unquoted: quoted, a name no column has would be read as a string.
-        let rowID = list.quotedName + "." + (index.contentRowID.lowercased() == "rowid" ? "rowid" : quotedIdentifier(index.contentRowID))
-        let searchTable = quotedIdentifier(index.table)
-        conditions.append("\(rowID) IN (SELECT rowid FROM \(searchTable) WHERE \(searchTable) MATCH ?)")
-        bindings.append(.text(words.joined(separator: " ")))
+        guard words.count <= Self.maximumSearchWords else {
+            throw HTTPError.badRequest("A search takes at most \(Self.maximumSearchWords) different words (this one has \(words.count)).")
+        }
+        let (condition, values) = search.condition(words: words, table: list.quotedName)
+        conditions.append(condition)
+        bindings += values
     }
 
     // MARK: Order

@@ -91,6 +91,9 @@ struct DatabaseConfigurationTests {
         ("tables:\n  tools:\n    columns: [name, colour]\n", "tables.tools.columns", "no column “colour”"),
         ("tables:\n  tools:\n    sections: colour\n", "tables.tools.sections", "no column “colour”"),
         ("tables:\n  tools:\n    cells: {column: kind, when: {hand: HandCell}}\n", "tables.tools.cells", "no cell is registered as “HandCell”"),
+        ("tables:\n  tools:\n    search: {index: tools_fts}\n", "tables.tools.search.index", "no FTS5 table “tools_fts” indexes tools"),
+        ("tables:\n  tools:\n    search: {column: name}\n", "tables.tools.search.column", "column applies to PostgreSQL"),
+        ("tables:\n  tools:\n    search: {configuration: english}\n", "tables.tools.search.configuration", "configuration applies to PostgreSQL"),
     ])
     func whatTheDatabaseDoesNotHaveStopsTheMount(yaml: String, key: String, message: String) throws {
         let file = try TemporaryDatabase(Self.shop)
@@ -101,6 +104,33 @@ struct DatabaseConfigurationTests {
         #expect(error.key == key)
         #expect(error.line != nil, "the message says where: \(error)")
         #expect(error.description.contains(message), "\(error)")
+    }
+
+    /// `search: false` takes the search box away; `search: {index: …}` must name the FTS5 table there is.
+    @Test func searchIsTurnedOffOrNamed() throws {
+        let file = try TemporaryDatabase(
+            """
+            CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT);
+            CREATE VIRTUAL TABLE notes_fts USING fts5(body, content='notes', content_rowid='id');
+            INSERT INTO notes VALUES (1, 'cellar door'), (2, 'wine');
+            INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
+            """)
+        let off = Self.app()
+        try off.mount(Database(path: file.path), configuration: DatabaseConfiguration(yaml: "tables:\n  notes:\n    search: false\n", file: "n.yaml"))
+        #expect(throws: HTTPError.self) { try Self.body(off, "/notes.json?q=cellar") }
+        #expect(try !Self.body(off, "/notes").text.contains("<form class=\"search\""))
+        let named = Self.app()
+        try named.mount(
+            Database(path: file.path),
+            configuration: DatabaseConfiguration(yaml: "tables:\n  notes:\n    search: {index: notes_fts}\n", file: "n.yaml"))
+        #expect(try Self.body(named, "/notes.json?q=cellar").text.contains("cellar door"))
+        #expect(try !Self.body(named, "/notes.json?q=cellar").text.contains("\"wine\""))
+        let error = try #require(throws: ConfigurationError.self) {
+            try Self.app().mount(
+                Database(path: file.path),
+                configuration: DatabaseConfiguration(yaml: "tables:\n  notes:\n    search: {index: other}\n", file: "n.yaml"))
+        }
+        #expect(error.description.contains("the FTS5 table that indexes notes is “notes_fts”, not “other”"), "\(error)")
     }
 
     @Test func aConfigurationBesideTheDatabaseIsFound() throws {

@@ -34,6 +34,7 @@ final class PostgresListFixture {
                 _ = try statement.allRows()
             }
         }
+        try writer.execute(Self.sqliteAfterLoading)
 
         readerPassword = "pw-" + UUID().uuidString.lowercased()
         let admin = try Self.superuser(database: "postgres")
@@ -53,11 +54,12 @@ final class PostgresListFixture {
                     "INSERT INTO \(quotedIdentifier(table.name)) VALUES (\(placeholders))", row.map(Self.parameter), deadline: .seconds(60))
             }
         }
-        // SELECT alone: on the tables and views that exist now, and nothing else (not `secrets`).
+        try loader.execute(Self.postgresAfterLoading, deadline: .seconds(60))
+        // SELECT alone: on the tables and views that exist now, and nothing else (not `secrets`, nor `articles`).
         try loader.execute(
             """
             GRANT CONNECT ON DATABASE \(Self.databaseName) TO \(Self.readerRole);
-            GRANT SELECT ON producers, wines, grapes, stock, cheap_wines TO \(Self.readerRole);
+            GRANT SELECT ON producers, wines, grapes, stock, readings, cheap_wines TO \(Self.readerRole);
             CREATE TABLE secrets (id int8 PRIMARY KEY, secret text);
             """, deadline: .seconds(60))
 
@@ -107,6 +109,30 @@ final class PostgresListFixture {
             cellar TEXT NOT NULL, bin INTEGER NOT NULL, wine_id INTEGER REFERENCES wines(id), bottles INTEGER,
             PRIMARY KEY (cellar, bin));
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
+        CREATE TABLE readings(id INTEGER PRIMARY KEY, sensor TEXT, value REAL, note TEXT);
+        CREATE VIRTUAL TABLE wines_search USING fts5(name, notes, content='wines', content_rowid='id');
+        """
+
+    /// `readings`' 2,500 rows, made by the same arithmetic in both (more than one CSV batch of
+    /// 1,000), and the wines' full-text index filled.
+    static let sqliteAfterLoading = """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+        INSERT INTO readings SELECT i, 's' || (i % 7), CASE WHEN i % 13 = 0 THEN NULL ELSE (i % 97) * 0.5 END,
+            CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN 'a, "quoted" note' ELSE 'note ' || (i % 11) END FROM n;
+        INSERT INTO wines_search(wines_search) VALUES ('rebuild');
+        """
+
+    static let postgresAfterLoading = """
+        INSERT INTO readings SELECT i, 's' || (i % 7), CASE WHEN i % 13 = 0 THEN NULL ELSE (i % 97) * 0.5 END,
+            CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN 'a, "quoted" note' ELSE 'note ' || (i % 11) END FROM generate_series(1, 2500) AS n(i);
+        -- The wines' search: an index over to_tsvector, in the simple configuration (no stemming), as FTS5's unicode61 reads words.
+        CREATE INDEX wines_search ON wines USING gin (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(notes, '')));
+        -- A table with a tsvector column, which the reader role may not read: served by the superuser (PostgreSQL's own search tests).
+        CREATE TABLE articles(
+            id int8 PRIMARY KEY, title text NOT NULL, body text NOT NULL,
+            document tsvector GENERATED ALWAYS AS (to_tsvector('english', title || ' ' || body)) STORED);
+        INSERT INTO articles(id, title, body) SELECT i, 'Article ' || i,
+            CASE i % 3 WHEN 0 THEN 'the cellar door' WHEN 1 THEN 'wine cellars' ELSE 'a door' END FROM generate_series(1, 40) AS n(i);
         """
 
     /// The same tables in PostgreSQL's types: `int8`, `float8`, `text`, `bytea`.
@@ -120,6 +146,7 @@ final class PostgresListFixture {
             cellar text NOT NULL, bin int8 NOT NULL, wine_id int8 REFERENCES wines(id), bottles int8,
             PRIMARY KEY (cellar, bin));
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
+        CREATE TABLE readings(id int8 PRIMARY KEY, sensor text, value float8, note text);
         """
 
     /// Hostile text: markup, quotes, SQL, percent signs, commas, slashes, Unicode.

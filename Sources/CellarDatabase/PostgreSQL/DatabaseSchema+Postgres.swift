@@ -9,14 +9,23 @@ extension DatabaseSchema {
     /// foreign table is a table without a key. A column's affinity comes from its type
     /// (``ColumnAffinity/init(postgresType:)``) and its declared type is `format_type`'s spelling
     /// (`character varying(20)`). PostgreSQL has no rowid, so a table's key is its primary key, or
-    /// none (paged by offset, as a view).
+    /// none (paged by offset, as a view). A table's ``TableSchema/textSearch`` are its `tsvector`
+    /// columns and its indexes over `to_tsvector(…)`.
     init(postgres connection: PostgresConnection, deadline: PostgresDeadline) throws {
         let relations = try connection.query(Self.relationsSQL, deadline: deadline).rows
         var columns: [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool)]] = [:]
+        var textSearch: [Int64: [TextSearchDocument]] = [:]
         for row in try connection.query(Self.columnsSQL, deadline: deadline).rows {
             guard case .integer(let table) = row[0], case .text(let name) = row[1], case .text(let type) = row[2], case .text(let base) = row[3]
             else { continue }
             columns[table, default: []].append((name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1)))
+            if base == "tsvector" { textSearch[table, default: []].append(TextSearchDocument(column: name)) }
+        }
+        for row in try connection.query(Self.indexExpressionsSQL, deadline: deadline).rows {
+            guard case .integer(let table) = row[0], case .text(let index) = row[1], case .text(let expression) = row[2],
+                let document = TextSearchDocument(index: index, expression: expression)
+            else { continue }
+            textSearch[table, default: []].append(document)
         }
         var primaryKeys: [Int64: [String: Int]] = [:]
         for row in try connection.query(Self.primaryKeysSQL, deadline: deadline).rows {
@@ -57,7 +66,7 @@ extension DatabaseSchema {
             tables.append(
                 TableSchema(
                     name: name, kind: isView ? .view : .table, columns: tableColumns, withoutRowID: true,
-                    foreignKeys: isView ? [] : foreignKeys[oid] ?? []))
+                    foreignKeys: isView ? [] : foreignKeys[oid] ?? [], textSearch: textSearch[oid] ?? []))
         }
         tables.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         self.init(tables: tables, unreadable: unreadable)
@@ -85,6 +94,17 @@ extension DatabaseSchema {
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attrelid, a.attnum
+        """
+
+    /// Each expression an index keys on (`indkey` 0), as `pg_get_indexdef` writes it, by index
+    /// name: the candidates for a search's document. Partial indexes are left out (a search
+    /// without their predicate cannot use them), as are indexes not yet valid.
+    private static let indexExpressionsSQL = """
+        SELECT i.indrelid::int8, c.relname::text, pg_catalog.pg_get_indexdef(i.indexrelid, k.n, true)
+        FROM pg_catalog.pg_index AS i JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+        CROSS JOIN LATERAL generate_series(1, i.indnkeyatts::int) AS k(n)
+        WHERE i.indrelid IN (\(visible)) AND i.indkey[k.n - 1] = 0 AND i.indpred IS NULL AND i.indisvalid
+        ORDER BY i.indrelid, c.relname
         """
 
     private static let primaryKeysSQL = """

@@ -1,4 +1,4 @@
-/// A table or view users can list: its columns, keys and search index.
+/// A table or view users can list: its columns, keys and what a search looks in.
 public struct TableSchema: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case table, view
@@ -23,10 +23,13 @@ public struct TableSchema: Sendable, Hashable {
     public let foreignKeys: [ForeignKey]
     /// The FTS5 index that searches this table's rows, if there is one.
     public let searchIndex: SearchIndex?
+    /// PostgreSQL's: what a full-text search can match — the table's `tsvector` columns, in order,
+    /// then its indexes over `to_tsvector(…)`, by name. Empty for SQLite's tables.
+    public let textSearch: [TextSearchDocument]
 
     public init(
         name: String, kind: Kind, columns: [ColumnSchema], withoutRowID: Bool = false, isVirtual: Bool = false,
-        foreignKeys: [ForeignKey] = [], searchIndex: SearchIndex? = nil
+        foreignKeys: [ForeignKey] = [], searchIndex: SearchIndex? = nil, textSearch: [TextSearchDocument] = []
     ) {
         self.name = name
         self.kind = kind
@@ -36,6 +39,7 @@ public struct TableSchema: Sendable, Hashable {
         self.isVirtual = isVirtual
         self.foreignKeys = foreignKeys
         self.searchIndex = searchIndex
+        self.textSearch = textSearch
         if !primaryKey.isEmpty {
             key = primaryKey
             keyIsRowID = false

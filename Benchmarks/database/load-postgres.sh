@@ -12,11 +12,21 @@ set -euo pipefail
 db=${1:?usage: load-postgres.sh BENCH.db [PSQL_ARGS...]}
 shift
 [ -f "$db" ] || { echo "load-postgres: no file $db" >&2; exit 66; }
-command -v sqlite3 >/dev/null || { echo "load-postgres: sqlite3 is not installed" >&2; exit 69; }
 command -v psql >/dev/null || [ -x /usr/lib/postgresql/15/bin/psql ] || { echo "load-postgres: psql is not installed" >&2; exit 69; }
 psql=$(command -v psql || echo /usr/lib/postgresql/15/bin/psql)
 
-# sqlite3's CSV writes NULL as an empty field, which COPY's CSV reads as NULL (no text is empty here).
+# csv_of TABLE: its rows as CSV, NULL an empty field (which COPY's CSV reads as NULL; no text is
+# empty here), reals in the shortest digits that read back exactly (Python's repr; the sqlite3
+# shell's 15 digits may not).
+csv_of() {
+    python3 - "$db" "$1" <<'PY'
+import csv, sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+writer = csv.writer(sys.stdout, lineterminator="\n")
+for row in db.execute("SELECT * FROM %s ORDER BY 1" % sys.argv[2]):
+    writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
+PY
+}
 {
     cat <<'SQL'
 \set ON_ERROR_STOP on
@@ -44,10 +54,10 @@ CREATE TABLE items (
 );
 COPY categories FROM STDIN (FORMAT csv);
 SQL
-    sqlite3 -csv "$db" 'SELECT * FROM categories ORDER BY id'
+    csv_of categories
     echo '\.'
     echo 'COPY items FROM STDIN (FORMAT csv);'
-    sqlite3 -csv "$db" 'SELECT * FROM items ORDER BY id'
+    csv_of items
     echo '\.'
     cat <<'SQL'
 CREATE INDEX items_price ON items (price);

@@ -79,28 +79,8 @@ postmaster=$(head -1 "$cluster/data/postmaster.pid")
 for pid in $postmaster $(pgrep -P "$postmaster"); do taskset -a -p -c "$SERVER_CPU" "$pid" >/dev/null; done
 # Through the socket (trust), as the role Cellar logs in as, so that it owns the tables.
 psql_as_role() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$cluster" -p "$PG_PORT" -U cellar_test -d cellar_test "$@"; }
-psql_as_role <<'SQL'
-CREATE TABLE categories (id int8 PRIMARY KEY, name text NOT NULL UNIQUE);
-CREATE TABLE items (
-    id int8 PRIMARY KEY, sku text NOT NULL, title text NOT NULL, name text NOT NULL,
-    category_id int8 NOT NULL REFERENCES categories(id), status text NOT NULL, quantity int8 NOT NULL,
-    rank int8 NOT NULL, price float8 NOT NULL, weight float8 NOT NULL, rating float8 NOT NULL,
-    created text NOT NULL, discount float8, in_stock int8 NOT NULL, description text NOT NULL);
-SQL
-# Rows out of SQLite as CSV (NULL an empty field, reals in their shortest exact digits), into COPY.
-export_csv() {
-    python3 - "$DB" "$1" <<'PY'
-import csv, sqlite3, sys
-db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
-writer = csv.writer(sys.stdout, lineterminator="\n")
-for row in db.execute(f"SELECT * FROM {sys.argv[2]} ORDER BY 1"):
-    writer.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
-PY
-}
 started=$(date +%s)
-export_csv categories | psql_as_role -c "\\copy categories FROM STDIN WITH (FORMAT csv)"
-export_csv items | psql_as_role -c "\\copy items FROM STDIN WITH (FORMAT csv)"
-psql_as_role -c "CREATE INDEX items_price ON items (price)" -c "VACUUM (ANALYZE) categories, items"
+"$here/load-postgres.sh" "$DB" -h "$cluster" -p "$PG_PORT" -U cellar_test -d cellar_test
 loaded=$(psql_as_role -At -c "SELECT count(*) FROM items")
 [ "$loaded" = "$ROWS" ] || die "PostgreSQL holds $loaded rows, not $ROWS"
 log "== $ROWS rows copied into PostgreSQL in $(($(date +%s) - started)) s"

@@ -20,13 +20,19 @@ final class CountCache: @unchecked Sendable {
     private var counts: [Key: (version: String, count: Count)] = [:]
     /// At most this many kept; when full, the cache starts again.
     private let capacity = 4096
+    /// Counts answered from the cache (for tests). Guarded by `lock`.
+    private var answered = 0
 
     func count(for key: Key, version: String) -> Count? {
         lock.withLock {
             guard let entry = counts[key], entry.version == version else { return nil }
+            answered += 1
             return entry.count
         }
     }
+
+    /// How many counts were answered from the cache (for tests).
+    var hits: Int { lock.withLock { answered } }
 
     func store(_ count: Count, for key: Key, version: String) {
         lock.withLock {

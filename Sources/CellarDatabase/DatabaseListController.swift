@@ -69,9 +69,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             try connection.appendRows(of: sql, values, to: &rows)
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
-            count = try countRows(query.countSQL(cap: database.options.countLimit), connection)
+            let countVersion = try contentVersion ?? connection.snapshotVersion()
+            count = try countRows(query.countSQL(cap: database.options.countLimit), connection, version: countVersion)
             page = try pageRows(rows, connection)
-            try groupSections(connection)
+            try groupSections(connection, countVersion: countVersion)
         }
     }
 
@@ -90,23 +91,24 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     /// Counts the rows a count query keeps, up to the count limit, or takes the count from the
-    /// cache at this version (a database without versions, PostgreSQL's, counts every time).
-    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader) throws
-        -> CountCache.Count
+    /// cache at this version of the data: SQLite's ``contentVersion``, or PostgreSQL's snapshot
+    /// (``DatabaseReader/snapshotVersion()``), so that a list is counted again only after a write.
+    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader, version: String?)
+        throws -> CountCache.Count
     {
         let key = CountCache.Key(sql: counting.sql, bindings: counting.bindings)
-        if let version = contentVersion, let known = database.counts.count(for: key, version: version) { return known }
+        if let version, let known = database.counts.count(for: key, version: version) { return known }
         let counted = try connection.integer(counting.sql, counting.bindings)
         let cap = database.options.countLimit
         let result = CountCache.Count(rows: min(counted, cap), isExact: counted <= cap)
-        if let version = contentVersion { database.counts.store(result, for: key, version: version) }
+        if let version { database.counts.store(result, for: key, version: version) }
         return result
     }
 
     /// Splits the page into sections, one per run of equal values of the section column, each
     /// counted in the whole list. Each page numbers its sections from 0: a section is named
     /// across pages by its value (``identifier(forSection:)``).
-    private func groupSections(_ connection: any DatabaseReader) throws {
+    private func groupSections(_ connection: any DatabaseReader, countVersion: String?) throws {
         let rows = page.rows
         guard let column = list.sectionColumn, rows.count > 0 else {
             sections = [(0..<rows.count, .null, count)]
@@ -118,7 +120,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         for row in 1...rows.count {
             let next: DatabaseValue? = row < rows.count ? rows.databaseValue(row: row, column: column) : Optional.none
             if next?.isInSameSection(as: value) != true {
-                let counted = try countRows(query.countSQL(cap: database.options.countLimit, column: column, value: value), connection)
+                let counted = try countRows(
+                    query.countSQL(cap: database.options.countLimit, column: column, value: value), connection, version: countVersion)
                 result.append((start..<row, value, counted))
                 if let next { value = next }
                 start = row

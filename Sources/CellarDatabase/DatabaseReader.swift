@@ -16,4 +16,9 @@ protocol DatabaseReader {
 
     /// The rows of `sql`, two columns each: a key and its label (rows whose label is NULL are left out).
     func labels(_ sql: String, _ values: [DatabaseValue]) throws -> [DatabaseValue: String]
+
+    /// A name for the data this read sees, equal for any two reads that see the same data, when the
+    /// engine has one within the read: PostgreSQL's snapshot. Nil for SQLite, whose version is read
+    /// before the read (``Database/currentVersion()``).
+    func snapshotVersion() throws -> String?
 }

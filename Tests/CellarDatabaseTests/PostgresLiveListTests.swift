@@ -225,4 +225,32 @@ final class PostgresLiveListTests {
         #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("six") == true, "heard on the new connection")
         #expect(try admin.query(listening, deadline: .seconds(30)).rows.count == 1, "listening again")
     }
+
+    // MARK: Counts
+
+    /// A list's total is counted once per snapshot of the data (``DatabaseReader/snapshotVersion()``):
+    /// a second request with no write between takes it from the cache, and a write is counted.
+    /// (Anything that takes a transaction id moves the snapshot — autovacuum's ANALYZE too — so a
+    /// pair of requests is tried a few times before a cache answer is expected.)
+    @Test func totalsAreCountedAgainOnlyAfterAWrite() throws {
+        let database = try Database(postgres: PostgresConnectionInfo(readerURL))
+        let server = try ListTestServer(serving: database)
+        func total() throws -> Int? {
+            let answer = try server.get("/items.json")
+            let json = try JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any]
+            return (json?["meta"] as? [String: Any])?["total"] as? Int
+        }
+        #expect(try total() == 3)
+        var answeredFromCache = false
+        for _ in 0..<5 where !answeredFromCache {
+            let before = database.counts.hits
+            #expect(try total() == 3)
+            answeredFromCache = database.counts.hits > before
+        }
+        #expect(answeredFromCache, "a second count with no write between comes from the cache")
+        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
+        #expect(try total() == 4, "a write moves the snapshot: the total is counted again")
+        try admin.execute("DELETE FROM items WHERE id IN (1, 2)", deadline: .seconds(30))
+        #expect(try total() == 2)
+    }
 }

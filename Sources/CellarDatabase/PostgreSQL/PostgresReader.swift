@@ -27,6 +27,15 @@ struct PostgresReader: DatabaseReader {
         return labels
     }
 
+    /// The read's snapshot as PostgreSQL writes it (`xmin:xmax:xip,…`): two snapshots that are
+    /// equal see the same committed transactions, so the same data. It moves with every write
+    /// anywhere in the cluster (each takes a transaction id), not only to the list's tables.
+    func snapshotVersion() throws -> String? {
+        let result = try query("SELECT pg_current_snapshot()::text", [])
+        guard result.count > 0, case .text(let snapshot) = result.value(row: 0, column: 0) else { return nil }
+        return snapshot
+    }
+
     /// Runs a statement of no rows (a transaction's `BEGIN` or end).
     func execute(_ sql: String) throws {
         try connection.execute(sql, deadline: deadline)

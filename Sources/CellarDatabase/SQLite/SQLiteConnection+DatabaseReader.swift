@@ -25,4 +25,7 @@ extension SQLiteConnection: DatabaseReader {
         }
         return labels
     }
+
+    /// Nil: a SQLite file's version is its `data_version`, read before the read.
+    func snapshotVersion() throws -> String? { nil }
 }

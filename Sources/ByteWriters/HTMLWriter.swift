@@ -15,53 +15,13 @@ internal import CByteScan
 /// html.text(person.name)          // "Person 7 <b>" → "Person 7 &lt;b&gt;"
 /// html.raw("</span>")
 /// ```
-public struct HTMLWriter: ~Copyable, Sendable {
-    @usableFromInline var buffer: ByteBuffer
+public struct HTMLWriter: ByteBufferWriter, ~Copyable, Sendable {
+    public var buffer: ByteBuffer
 
-    public init(capacity: Int = 0) {
-        buffer = ByteBuffer(capacity: capacity)
-    }
-
-    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
     public init(buffer: consuming ByteBuffer) {
         self.buffer = buffer
     }
 
-    /// The bytes written so far (a copy; ``takeStorage()`` moves them out instead).
-    public var bytes: [UInt8] { buffer.bytes }
-
-    /// The number of bytes written.
-    @inlinable public var count: Int { buffer.count }
-
-    /// The bytes as a string (for tests and small documents).
-    public var string: String { buffer.string }
-
-    /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll(keepingCapacity: Bool = true) {
-        buffer.removeAll(keepingCapacity: keepingCapacity)
-    }
-
-    /// Takes the bytes out as an array (a copy), leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] {
-        return buffer.takeBytes()
-    }
-
-    /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
-    public mutating func takeStorage() -> ByteStorage {
-        return buffer.takeStorage()
-    }
-
-    /// Takes the buffer out with what was written, leaving the writer empty.
-    public mutating func takeBuffer() -> ByteBuffer {
-        return exchange(&buffer, with: ByteBuffer())
-    }
-
-    /// Moves the first `count` bytes out (the rest stay), for a stream that sends in chunks.
-    public mutating func removeFirst(_ count: Int) {
-        buffer.removeFirst(count)
-    }
-
-    @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
     @inlinable mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
     // MARK: Markup (trusted)

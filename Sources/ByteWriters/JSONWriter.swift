@@ -7,52 +7,12 @@ internal import CByteScan
 /// markup, and the bidirectional controls U+202A–U+202E and U+2066–U+2069, which make text show
 /// in another order than it is stored (`\u202E` reversing the rest of a log line or of a field
 /// in a JSON viewer). The decoded strings are the same. No Foundation, no intermediate `String`s.
-public struct JSONWriter: ~Copyable, Sendable {
-    @usableFromInline var buffer: ByteBuffer
+public struct JSONWriter: ByteBufferWriter, ~Copyable, Sendable {
+    public var buffer: ByteBuffer
 
-    public init() {
-        buffer = ByteBuffer()
-    }
-
-    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
     public init(buffer: consuming ByteBuffer) {
         self.buffer = buffer
     }
-
-    /// Takes the buffer out with what was written, leaving the writer empty: for the next writer
-    /// of the same document, or one of another format.
-    public mutating func takeBuffer() -> ByteBuffer { exchange(&buffer, with: ByteBuffer()) }
-
-    /// The bytes written so far (a copy).
-    public var bytes: [UInt8] { buffer.bytes }
-
-    /// The number of bytes written.
-    public var count: Int { buffer.count }
-
-    /// Takes the bytes out as an array (a copy), leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
-
-    /// Takes the bytes out without a copy (see ``ByteBuffer/takeStorage()``), leaving the writer empty.
-    public mutating func takeStorage() -> ByteStorage { buffer.takeStorage() }
-
-    /// Drops what was written after the first `count` bytes.
-    public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
-
-    /// Lends the bytes written so far, without a copy.
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try buffer.withUnsafeBytes(body)
-    }
-
-    /// Forgets what was written; `keepingCapacity: false` also gives the memory back.
-    public mutating func removeAll(keepingCapacity: Bool = true) { buffer.removeAll(keepingCapacity: keepingCapacity) }
-
-    /// Hands `buffer` to the writer to append to (its contents are kept), leaving it empty;
-    /// ``takeBuffer()`` gives it back.
-    public mutating func adopt(_ buffer: inout ByteBuffer) {
-        self.buffer = exchange(&buffer, with: ByteBuffer())
-    }
-
-    @inlinable @inline(__always) package mutating func append(_ source: UnsafeRawBufferPointer) { buffer.append(source) }
 
     /// Appends JSON syntax written in the source code (`{`, `"key":`, `null`).
     @inlinable @inline(__always) public mutating func raw(_ syntax: StaticString) {

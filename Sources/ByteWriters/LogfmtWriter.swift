@@ -5,26 +5,12 @@
 /// or DEL. Every byte of a multi-byte character passes through as it is, except the characters
 /// the JSON writer escapes too (``UnicodeControls``: U+2028, U+2029 and the bidirectional
 /// controls), written `\u{202e}`, so a value cannot end a line or reorder the rest of it.
-public struct LogfmtWriter: ~Copyable, Sendable {
-    @usableFromInline var buffer: ByteBuffer
+public struct LogfmtWriter: ByteBufferWriter, ~Copyable, Sendable {
+    public var buffer: ByteBuffer
 
-    public init() {
-        buffer = ByteBuffer()
-    }
-
-    /// Appends to `buffer` (its contents are kept); ``takeBuffer()`` gives it back.
     public init(buffer: consuming ByteBuffer) {
         self.buffer = buffer
     }
-
-    /// Takes the buffer out with what was written, leaving the writer empty.
-    public mutating func takeBuffer() -> ByteBuffer { exchange(&buffer, with: ByteBuffer()) }
-
-    /// The number of bytes written.
-    public var count: Int { buffer.count }
-
-    /// Takes the bytes out without a copy, leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] { buffer.takeBytes() }
 
     /// Appends syntax written in the source code (` level=`, a key).
     @inlinable @inline(__always) public mutating func raw(_ syntax: StaticString) {

@@ -51,13 +51,11 @@ final class ListLinkCell: TableViewCell {
         guard let entry else { return }
         html.raw("<a class=\"cell-link\"")
         html.urlAttribute("href", entry.path)
-        html.raw("><span class=\"cell-title\">")
-        html.text(entry.title)
-        html.raw("</span>")
+        html.raw(">")
+        html.element("span", class: "cell-title", text: entry.title)
         if !entry.summary.isEmpty {
-            html.raw(" <span class=\"cell-subtitle\">")
-            html.text(entry.summary)
-            html.raw("</span>")
+            html.raw(" ")
+            html.element("span", class: "cell-subtitle", text: entry.summary)
         }
         html.raw("</a>")
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
+import Cellar
 
 /// `database`: work on the database the lists come from, as its owner rather than as the server.
 /// The `cellar` executable adds it to its commands (``App/run(siteName:version:arguments:commands:_:)``):
@@ -16,21 +16,15 @@ public struct DatabaseCommand: ParsableCommand {
 
     public init() {}
 
-    /// `--database`, with `CELLAR_DATABASE` as its fallback, as `serve` reads it.
+    /// `--database` (a postgres:// URL, as a role that owns the tables), read as `serve` reads it,
+    /// and how long to wait.
     struct Target: ParsableArguments {
-        @Option(
-            name: .customLong("database"),
-            help: ArgumentHelp(
-                "The postgres:// URL (env CELLAR_DATABASE), as a role that owns the tables; libpq's PG* variables and password file fill in what it leaves out.",
-                valueName: "url"))
-        var databaseOption: String?
+        @OptionGroup var database: DatabaseOption
 
         @Option(help: ArgumentHelp("Seconds to wait for the server, and for the tables' locks.", valueName: "seconds"))
         var timeout: Double = 60
 
-        var location: String? {
-            databaseOption ?? ProcessInfo.processInfo.environment["CELLAR_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        var location: String? { database.location }
 
         func validate() throws {
             guard let location, PostgresConnectionInfo.isURL(location) else {

@@ -39,15 +39,7 @@ struct FetchedRows {
             case .real:
                 values.append(.real(statement.double(column)))
             case .text:
-                let start = bytes.count
-                statement.withText(column) { text in
-                    if Self.isASCII(text) || String(validating: text, as: UTF8.self) != nil {
-                        bytes.append(contentsOf: text)
-                    } else {
-                        bytes.append(contentsOf: String(decoding: text, as: UTF8.self).utf8)
-                    }
-                }
-                values.append(.text(start..<bytes.count))
+                statement.withText(column) { appendText($0) }
             case .blob:
                 let start = bytes.count
                 if case .blob(let blob) = statement.value(column) { bytes.append(contentsOf: blob) }

@@ -112,13 +112,12 @@ public final class ProductCell: TableViewCell, CellDataConfigurable {
     public override func render(into html: inout HTMLWriter) throws {
         guard let product else { return }
         html.openSelectionLink(selection)
-        html.raw("<span class=\"cell-title\">")
-        html.text(product.name)
-        html.raw("</span> <span class=\"cell-subtitle\">")
-        html.text(product.region)
-        html.raw("</span> <span class=\"cell-detail\">")
-        html.text(Product.format(product.priceCents))
-        html.raw("</span></a>")
+        html.element("span", class: "cell-title", text: product.name)
+        html.raw(" ")
+        html.element("span", class: "cell-subtitle", text: product.region)
+        html.raw(" ")
+        html.element("span", class: "cell-detail", text: Product.format(product.priceCents))
+        html.raw("</a>")
     }
 }
 

@@ -72,9 +72,8 @@ public final class ToggleCell: TableViewCell, ConfigurableCell {
     public override func render(into html: inout HTMLWriter) throws {
         guard let data else { return }
         html.openSelectionLink(selection)
-        html.raw("<span class=\"cell-title\">")
-        html.text(data.title)
-        html.raw("</span> <span class=\"switch\"")
+        html.element("span", class: "cell-title", text: data.title)
+        html.raw(" <span class=\"switch\"")
         html.raw(
             data.isOn
                 ? " data-on=\"true\"><span class=\"visually-hidden\">On</span>" : " data-on=\"false\"><span class=\"visually-hidden\">Off</span>")
@@ -98,9 +97,9 @@ public final class LinkCell: TableViewCell, ConfigurableCell {
         guard let data else { return }
         html.raw("<a class=\"cell-link\"")
         html.urlAttribute("href", data.destination)
-        html.raw("><span class=\"cell-title\">")
-        html.text(data.title)
-        html.raw("</span></a>")
+        html.raw(">")
+        html.element("span", class: "cell-title", text: data.title)
+        html.raw("</a>")
     }
 }
 

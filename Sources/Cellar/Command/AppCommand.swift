@@ -170,15 +170,10 @@ struct AppOptions: ParsableArguments {
     /// The public folder: the one named, or `Public` in the working directory.
     var publicDirectory: String { namedFolder ?? "Public" }
 
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp(
-            "A SQLite file, or a postgres:// URL (libpq's PG* variables and password file fill in what it leaves out), to serve read-only: every table and view a list (env CELLAR_DATABASE).",
-            valueName: "path-or-url"))
-    var databaseOption: String?
+    @OptionGroup var database: DatabaseOption
 
     /// The database named by the flag or the variable, if either is set.
-    var databasePath: String? { databaseOption ?? EnvironmentVariables.string("CELLAR_DATABASE") }
+    var databasePath: String? { database.location }
 
     @Option(
         name: .customLong("query-time-limit"),

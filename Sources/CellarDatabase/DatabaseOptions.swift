@@ -11,14 +11,11 @@ public struct DatabaseOptions: Sendable, Equatable {
     public var countLimit = 10_000
     /// Connections kept open: one per worker thread is enough.
     public var connections = 8
-    /// Seconds between two looks at the file for commits by other processes, while any of its
-    /// lists is watched (``DatabaseChangeMonitor``): a change reaches the watchers within about this.
+    /// Seconds between two looks for commits by other processes, while any of the database's lists
+    /// is watched (``DatabaseChangeMonitor``): at a SQLite file's `data_version`, or at a PostgreSQL
+    /// database's snapshot when its change log is not installed (with the log, changes are heard,
+    /// not looked for). A change reaches the watchers within about this.
     public var changePollInterval = 0.25
-    /// Seconds between two renders of each watched window of a PostgreSQL database's lists when its
-    /// change log is not installed (`cellar database install-triggers`). Longer than
-    /// ``changePollInterval``: without the log there is nothing cheap to look at, so each look runs
-    /// every watched window's query again (the difference then sends nothing when nothing changed).
-    public var pollIntervalWithoutTriggers = 2.0
 
     public init() {}
 }

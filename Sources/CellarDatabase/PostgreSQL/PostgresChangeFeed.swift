@@ -127,10 +127,10 @@ final class PostgresChangeFeed: ListChangeLog {
     // MARK: Mounting
 
     /// Has the watchers of `lists` told of the database's changes: by the change log when it is
-    /// installed and readable, else by rendering every watched window again each
-    /// ``DatabaseOptions/pollIntervalWithoutTriggers`` (a PostgreSQL database has no cheap counter
-    /// of commits, as SQLite's `data_version` is). Decided once, when the lists are mounted: a log
-    /// installed later is followed after a restart.
+    /// installed and readable, else by looking at the database's snapshot every
+    /// ``DatabaseOptions/changePollInterval`` and rendering the watched windows again when it
+    /// moved (``DatabaseChangeMonitor``). Decided once, when the lists are mounted: a log installed
+    /// later is followed after a restart.
     static func watch(
         _ database: Database, info: PostgresConnectionInfo, lists: [(path: String, table: String, isView: Bool)], watchers: ListWatchers,
         warn: @escaping @Sendable (String) -> Void
@@ -138,8 +138,7 @@ final class PostgresChangeFeed: ListChangeLog {
         let paths = Set(lists.map(\.path))
         let present = (try? database.read { reader in try reader.integer(PostgresChangeLog.presentSQL, []) }) == 1
         guard present else {
-            let interval = Duration.milliseconds(Int(database.options.pollIntervalWithoutTriggers * 1000))
-            watchers.poll(paths, every: interval) { true }
+            DatabaseChangeMonitor.watch(database, paths: paths, watchers: watchers)
             return
         }
         let feed = PostgresChangeFeed(database: database, info: info, lists: lists, warn: warn)

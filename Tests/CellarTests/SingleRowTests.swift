@@ -36,7 +36,9 @@ import Testing
         }
         #expect(!html.isEmpty)
         for (section, rows) in html {
-            #expect(page.contains("<ul class=\"rows\" id=\"section-\(section)-rows\" data-section=\"\(section)\">\n" + rows + "</ul>\n"), "section \(section)")
+            #expect(
+                page.contains("<ul class=\"rows\" id=\"section-\(section)-rows\" data-section=\"\(section)\">\n" + rows + "</ul>\n"),
+                "section \(section)")
         }
         for (section, rows) in objects {
             #expect(json.contains("\"rows\":[" + rows.joined(separator: ",") + "]}"), "section \(section)")

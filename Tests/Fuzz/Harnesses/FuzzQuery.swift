@@ -43,7 +43,8 @@ func checkQuery(_ bytes: [UInt8]) {
     guard var items = parsed else { return }
     let encoded = items.percentEncoded
     for byte in encoded.utf8 {
-        let safe = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        let safe =
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
             || "-._~+%=&".utf8.contains(byte)
         require(safe, "percentEncoded wrote \(show([byte])) for \(show(bytes))")
     }

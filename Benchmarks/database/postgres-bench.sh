@@ -98,7 +98,8 @@ start_cellar() { # name database port
 }
 start_cellar sqlite "$DB" "$PORT"
 sqlite_pid=${pids[-1]}
-start_cellar postgres "$url" $((PORT + 1))
+# Without TLS, which the test cluster offers (libpq would prefer it): a database on the same machine.
+start_cellar postgres "$url?sslmode=disable" $((PORT + 1))
 postgres_pid=${pids[-1]}
 
 deep() { python3 "$here/probe.py" deep "http://127.0.0.1:$1" "/items.json?limit=1000" "$DEEP_HOPS" 100; }

@@ -70,6 +70,32 @@ struct PostgresConnectionTests {
         #expect(!Self.printed(info).contains(Self.password))
     }
 
+    /// TLS is libpq's `sslmode`, in the URL: the test cluster has a self-signed certificate for
+    /// 127.0.0.1 (Tests/postgres/cluster.sh), its copy in the cluster's folder as `root.crt`.
+    @Test(.enabled(if: PostgresTestServer.cluster != nil, "CELLAR_TEST_POSTGRES_CLUSTER is not set"))
+    func tlsIsTheURLsSSLMode() throws {
+        let url = try #require(PostgresTestServer.url)
+        let rootCertificate = try #require(PostgresTestServer.cluster) + "/root.crt"
+        func encrypted(_ query: String) throws -> DatabaseValue? {
+            let connection = try PostgresConnection(PostgresConnectionInfo(url + "?" + query), deadline: .seconds(30))
+            return try connection.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", deadline: .seconds(30)).rows.first?.first
+        }
+        #expect(try encrypted("sslmode=require") == .integer(1))
+        #expect(try encrypted("sslmode=verify-full&sslrootcert=\(rootCertificate)") == .integer(1))
+        #expect(try encrypted("sslmode=disable") == .integer(0))
+        // A result much larger than a TLS record (16 kB) arrives whole: input OpenSSL has decrypted
+        // is read before the socket is waited on.
+        let connection = try PostgresConnection(PostgresConnectionInfo(url + "?sslmode=require"), deadline: .seconds(30))
+        let rows = try connection.query("SELECT repeat('x', 1000) || n FROM generate_series(1, 2000) AS n", deadline: .seconds(30))
+        #expect(rows.count == 2000)
+        // A certificate that cannot be verified is a refusal, said without the password.
+        let error = try #require(throws: PostgresError.self) {
+            _ = try PostgresConnection(PostgresConnectionInfo(url + "?sslmode=verify-full&sslrootcert=/nonexistent/root.crt"), deadline: .seconds(30))
+        }
+        #expect(!error.isTransient, "\(error)")
+        #expect(!Self.printed(error).contains(Self.password))
+    }
+
     // MARK: Values
 
     @Test func eachTypeReadsAsTheValueSQLiteWouldHold() throws {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the tests: Debian's PostgreSQL 15 in a folder of its own, on
-# 127.0.0.1 and a unix socket in that folder, with a role that logs in by password.
+# 127.0.0.1 and a unix socket in that folder, with a role that logs in by password, and TLS (a
+# self-signed certificate for 127.0.0.1, its copy in DIR/root.crt for clients that verify it).
 #
 #   Tests/postgres/cluster.sh start DIR PORT   makes the cluster in DIR/data the first time, starts
 #                                              it, and prints the test role's URL (password included:
@@ -28,6 +29,7 @@ as_owner() {
 
 start() {
     [ -x "$bin/initdb" ] || { echo "no PostgreSQL in $bin (apt-get install postgresql-15)" >&2; exit 69; }
+    command -v openssl >/dev/null || { echo "no openssl to make the cluster's TLS certificate (apt-get install openssl)" >&2; exit 69; }
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     if [ "$(id -u)" = 0 ]; then
@@ -51,7 +53,16 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 log_min_messages = warning
+ssl = on
 CONF
+        # TLS with a self-signed certificate for 127.0.0.1 (libpq's default sslmode=prefer uses it;
+        # verify-full checks it against DIR/root.crt, a copy).
+        openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+            -keyout "$dir/data/server.key" -out "$dir/data/server.crt" 2>"$dir/openssl.log" || { cat "$dir/openssl.log" >&2; exit 1; }
+        chmod 600 "$dir/data/server.key"
+        [ "$(id -u)" = 0 ] && chown postgres:postgres "$dir/data/server.key" "$dir/data/server.crt"
+        cp "$dir/data/server.crt" "$dir/root.crt"
+        chmod 644 "$dir/root.crt"
         head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$dir/password"
         chmod 644 "$dir/password"
         touch "$dir/new"

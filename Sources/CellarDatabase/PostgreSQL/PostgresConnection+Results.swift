@@ -124,10 +124,12 @@ extension PostgresConnection {
     }
 
     /// Waits until the connection's socket is ready for `events` or `deadline` passes: true when
-    /// ready (or when there is no socket: libpq then reports the error itself).
+    /// ready (or when there is no socket: libpq then reports the error itself). Input that TLS has
+    /// already decrypted, which the socket no longer shows, counts as ready to read.
     static func waitForSocket(of connection: OpaquePointer, events: Int16, deadline: PostgresDeadline) -> Bool {
         let socket = PQsocket(connection)
         guard socket >= 0 else { return true }
+        if events & Int16(POLLIN) != 0 && clibpq_tls_bytes_pending(connection) > 0 { return true }
         var descriptor = pollfd(fd: socket, events: events, revents: 0)
         while true {
             let ready = poll(&descriptor, 1, deadline.pollMilliseconds)

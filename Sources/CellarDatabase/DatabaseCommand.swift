@@ -40,6 +40,28 @@ public struct DatabaseCommand: ParsableCommand {
         }
     }
 
+    /// Why a command failed, as its operator needs it: the server's error without the command's
+    /// own SQL (long, and the same every time), and which role to run it as when rights are missing.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+
+        /// Runs `body`, a server error it throws told as a ``Failure``.
+        static func telling<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch PostgresError.server(let error) {
+                var text = "PostgreSQL \(error.severity) \(error.sqlState): \(error.message)"
+                if let detail = error.detail { text += " (\(detail))" }
+                if let hint = error.hint { text += " hint: \(hint)" }
+                // 42501 insufficient privilege, which "must be owner of table" is too.
+                if error.sqlState == "42501" {
+                    text += ". Run it as a role that owns the tables and may create in their schema; the role `serve` uses needs SELECT alone."
+                }
+                throw Failure(description: text)
+            }
+        }
+    }
+
     struct InstallTriggers: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "install-triggers",
@@ -52,7 +74,7 @@ public struct DatabaseCommand: ParsableCommand {
 
         func run() throws {
             let (connection, deadline) = try target.connect()
-            let tables = try PostgresChangeLog.install(on: connection, deadline: deadline)
+            let tables = try Failure.telling { try PostgresChangeLog.install(on: connection, deadline: deadline) }
             print(
                 "Installed the change log \(PostgresChangeLog.table) and its trigger on \(tables.count) table(s)\(tables.isEmpty ? "" : ": " + tables.joined(separator: ", "))."
             )
@@ -68,7 +90,7 @@ public struct DatabaseCommand: ParsableCommand {
 
         func run() throws {
             let (connection, deadline) = try target.connect()
-            let existed = try PostgresChangeLog.uninstall(on: connection, deadline: deadline)
+            let existed = try Failure.telling { try PostgresChangeLog.uninstall(on: connection, deadline: deadline) }
             print(existed ? "Removed the change log, its function and its triggers." : "There was no change log to remove.")
         }
     }

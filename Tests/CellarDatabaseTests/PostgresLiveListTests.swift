@@ -104,6 +104,13 @@ final class PostgresLiveListTests {
         #expect(removed.status == 0 && removed.output.contains("Removed"), "\(removed.output)")
         let sqlite = try Self.cellar(["database", "install-triggers", "--database", "shop.db"])
         #expect(sqlite.status == 64, "a SQLite file needs no triggers: \(sqlite.output)")
+        // The reader role may not create the log: said in a line, with the role to use, without the
+        // command's SQL or the password.
+        let reader = try Self.cellar(["database", "install-triggers", "--database", readerURL])
+        #expect(reader.status == 1, "\(reader.output)")
+        #expect(reader.output.contains("42501") && reader.output.contains("owns the tables"), "\(reader.output)")
+        let password = try #require(URLComponents(string: readerURL)?.password)
+        #expect(!reader.output.contains("CREATE TABLE") && !reader.output.contains(password), "\(reader.output)")
     }
 
     /// The superuser's URL through the cluster's socket, where it logs in without a password.

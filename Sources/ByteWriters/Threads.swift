@@ -37,6 +37,15 @@ public enum Threads {
         return thread
     }
 
+    /// Blocks the calling thread for `interval` (a poller's pause, a reconnection's backoff),
+    /// resuming the wait when a signal interrupts it.
+    public static func sleep(_ interval: Duration) {
+        let (seconds, attoseconds) = max(interval, .zero).components
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
+    }
+
     /// Runs `body` on a new thread that no one joins; false when it could not be made.
     @discardableResult public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
         guard let thread = try? start(body) else { return false }

@@ -1,11 +1,5 @@
 import ByteWriters
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A thread that, while any of some lists is watched, asks every interval — or, without one, over
 /// and over, the question itself waiting for an answer — which of them changed, and tells their
 /// watchers (``ListWatchers/listDidChange(at:)``). It starts with the first watcher and ends when
@@ -49,7 +43,7 @@ final class ListPoller: Sendable {
     private func run() {
         while true {
             while let watchers, watchers.isWatched(paths) {
-                if let interval { Self.sleep(interval) }
+                if let interval { Threads.sleep(max(interval, .milliseconds(10))) }
                 for path in check() where paths.contains(path) { watchers.listDidChange(at: path) }
             }
             // Stop, unless a watcher arrived since the last look: its start found the thread running.
@@ -62,12 +56,5 @@ final class ListPoller: Sendable {
             }
             if stops { return }
         }
-    }
-
-    private static func sleep(_ interval: Duration) {
-        let (seconds, attoseconds) = max(interval, .milliseconds(10)).components
-        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
     }
 }

@@ -2,12 +2,6 @@ import ByteWriters
 import Cellar
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Tells the watchers of a PostgreSQL database's lists what changed, from its change log
 /// (``PostgresChangeLog``): a connection of its own `LISTEN`s to `cellar_changes` while any of the
 /// lists is watched, and each notification — a change's id and table — has the lists over that
@@ -81,7 +75,7 @@ final class PostgresChangeFeed: ListChangeLog {
     func nextChanges() -> Set<String> {
         listener.withLock { listener in
             guard let connection = listener.connection else {
-                if listener.failures > 0 { Self.sleep(seconds: min(0.1 * Double(1 << min(listener.failures - 1, 6)), 5)) }
+                if listener.failures > 0 { Threads.sleep(min(.milliseconds(100 << min(listener.failures - 1, 6)), .seconds(5))) }
                 do {
                     let connection = try PostgresConnection(info, statementTimeout: database.options.timeLimit, deadline: .seconds(10))
                     try connection.listen(PostgresChangeLog.channel, deadline: .seconds(10))
@@ -116,12 +110,6 @@ final class PostgresChangeFeed: ListChangeLog {
     /// Closes the listening connection (no list is watched).
     func stopListening() {
         listener.withLock { $0.connection = nil }
-    }
-
-    private static func sleep(seconds: Double) {
-        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
     }
 
     // MARK: Mounting

@@ -168,12 +168,17 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         }
         var next: PageAnchor?
         if hasNextPage, rows.count > 0 {
-            if pagesByKeyset {
-                let last = rows.count - 1
-                let values = query.order.map { rows.databaseValue(row: last, column: $0.column) }
-                next = .cursor(ListCursor(position: shownEnd, orderSignature: query.orderSignature, values: values).token)
+            // By keyset while the last row's sort values fit in a URL; by offset from there on.
+            let last = rows.count - 1
+            if pagesByKeyset,
+                let token = ListCursor(
+                    position: shownEnd, orderSignature: query.orderSignature,
+                    values: query.order.map { rows.databaseValue(row: last, column: $0.column) }
+                ).token
+            {
+                next = .cursor(token)
             } else {
-                next = .offset(offset + limit)
+                next = .offset(shownEnd)
             }
         }
         let previous: PageAnchor? = cursor == nil && offset > 0 ? .offset(max(0, offset - limit)) : nil

@@ -15,8 +15,9 @@ struct ListCursor: Equatable {
     /// The last row's values of the order's columns, in the order's terms.
     var values: [DatabaseValue]
 
-    /// The cursor as a URL-safe token.
-    var token: String {
+    /// The cursor as a URL-safe token; nil when it would be longer than ``longestToken`` (the last
+    /// row's sort values are long texts or blobs), for a URL that long is refused by proxies.
+    var token: String? {
         var text = "1.\(position).\(String(orderSignature, radix: 16))"
         for value in values {
             text += "."
@@ -28,8 +29,9 @@ struct ListCursor: Equatable {
             case .blob(let bytes): text += "b" + HexDigits.string(of: bytes)
             }
         }
-        return Data(text.utf8).base64EncodedString()
+        let token = Data(text.utf8).base64EncodedString()
             .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        return token.utf8.count <= Self.longestToken ? token : nil
     }
 
     init(position: Int, orderSignature: UInt64, values: [DatabaseValue]) {
@@ -38,13 +40,17 @@ struct ListCursor: Equatable {
         self.values = values
     }
 
+    /// The longest token written or read: with the rest of a URL it stays under the 8 KiB request
+    /// line that nginx and most proxies accept by default.
+    static let longestToken = 4 * 1024
+
     /// The largest position a token may claim (as `offset` is clamped): the page's row numbers
     /// are added to it, and a forged `Int.max` would overflow.
     static let largestPosition = 1 << 40
 
     /// Reads a token; nil when it is not one this order wrote (malformed, or from another sort).
     init?(token: String, orderSignature expected: UInt64, valueCount: Int) {
-        guard token.utf8.count <= 16 * 1024 else { return nil }
+        guard token.utf8.count <= Self.longestToken else { return nil }
         var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         while base64.utf8.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { return nil }

@@ -4,6 +4,7 @@
 // Properties, for any bytes:
 // - reading a token never traps, whatever it decodes to; a position is at most 2^40;
 // - a cursor that was read writes a token that reads back to the same cursor;
+// - a cursor written from any values either reads back or, longer than a URL allows, is not written;
 // - the input's first byte picks an order signature and a value count: a token read under one
 //   order is refused under any other.
 
@@ -26,10 +27,12 @@ func checkCursor(_ bytes: [UInt8]) {
         guard let cursor = ListCursor(token: candidate, orderSignature: signature, valueCount: count) else { continue }
         require(cursor.position >= 0 && cursor.position <= 1 << 40, "position \(cursor.position) from \(show(candidate))")
         require(cursor.values.count == count, "\(cursor.values.count) values for \(count) from \(show(candidate))")
-        let again = ListCursor(token: cursor.token, orderSignature: signature, valueCount: count)
-        require(again == cursor || cursor.values.contains(where: isNaN), "\(show(candidate)) does not read back from \(cursor.token)")
+        // A token that was read is never written longer: its numbers and escapes only shorten.
+        guard let token = cursor.token else { return require(false, "\(show(candidate)) reads but is not written again") }
+        let again = ListCursor(token: token, orderSignature: signature, valueCount: count)
+        require(again == cursor || cursor.values.contains(where: isNaN), "\(show(candidate)) does not read back from \(token)")
         require(
-            ListCursor(token: cursor.token, orderSignature: signature &+ 1, valueCount: count) == nil,
+            ListCursor(token: token, orderSignature: signature &+ 1, valueCount: count) == nil,
             "a token of one order is read under another: \(show(candidate))")
     }
     // Any cursor written from values the input gives reads back.
@@ -44,8 +47,10 @@ func checkCursor(_ bytes: [UInt8]) {
     }
     guard values.count == count else { return }
     let written = ListCursor(position: Int(first) * 1000, orderSignature: signature, values: values)
+    guard let token = written.token else { return }
+    require(token.utf8.count <= ListCursor.longestToken, "a token of \(token.utf8.count) bytes is written")
     require(
-        ListCursor(token: written.token, orderSignature: signature, valueCount: count) == written,
+        ListCursor(token: token, orderSignature: signature, valueCount: count) == written,
         "values \(values) do not read back")
 }
 

@@ -28,10 +28,7 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         }
         html.raw(">\n")
         if let header = section.header {
-            html.raw("<h2 class=\"section-header\" id=\"")
-            writeElementID(of: section, "-header\">")
-            html.text(header)
-            html.raw("</h2>\n")
+            writeCaption(header, of: section, "<h2 class=\"section-header\" id=\"", "-header\">", "</h2>\n")
         }
         // The list's id is what a live list appends a row to when the section has no other.
         html.raw("<ul class=\"rows\" id=\"")
@@ -43,12 +40,19 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     public mutating func closeSection(_ section: TableWalk.Section) {
         html.raw("</ul>\n")
         if let footer = section.footer {
-            html.raw("<p class=\"section-footer\" id=\"")
-            writeElementID(of: section, "-footer\">")
-            html.text(footer)
-            html.raw("</p>\n")
+            writeCaption(footer, of: section, "<p class=\"section-footer\" id=\"", "-footer\">", "</p>\n")
         }
         html.raw("</section>\n")
+    }
+
+    /// A section's header or footer: `opening`, the element's id, `idSuffix`, the text, `closing`.
+    private mutating func writeCaption(
+        _ text: String, of section: TableWalk.Section, _ opening: StaticString, _ idSuffix: StaticString, _ closing: StaticString
+    ) {
+        html.raw(opening)
+        writeElementID(of: section, idSuffix)
+        html.text(text)
+        html.raw(closing)
     }
 
     /// `section-{identifier}` and `suffix` (`-rows"`): the ids of a section's elements, its

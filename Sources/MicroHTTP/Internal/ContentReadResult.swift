@@ -17,3 +17,10 @@ enum ContentReadResult {
         }
     }
 }
+
+/// What a libmicrohttpd content reader reads from: a streamed body (``StreamBox``) or an event
+/// stream (``EventStreamConnection``), held by the response as its callback's `cls`.
+protocol ContentReader: AnyObject {
+    /// Writes up to `capacity` bytes into `buffer`, or says the body has ended or failed.
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ContentReadResult
+}

@@ -3,7 +3,7 @@
 ///
 /// Retained for the response's lifetime and released in its free callback, when the stream is
 /// counted out of the ``EventStreamRegistry`` and its close handlers run.
-final class EventStreamConnection {
+final class EventStreamConnection: ContentReader {
     let stream: EventStream
     private let registry: EventStreamRegistry
     private let address: String

@@ -84,9 +84,7 @@ enum MHDCallbacks {
     }
 
     static let readStream: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
-        guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
-        let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
-        return box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity).readerReturnValue
+        read(StreamBox.self, cls, buffer, capacity)
     }
 
     /// libmicrohttpd is done with a streamed response: release the box, and with it the producer.
@@ -97,9 +95,17 @@ enum MHDCallbacks {
 
     /// An event stream's content reader: queued events, or a suspension until the next one (see ``EventStream``).
     static let readEvents: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+        read(EventStreamConnection.self, cls, buffer, capacity)
+    }
+
+    /// A content reader's callback: the `Reader` the response holds (unretained: the response
+    /// owns it until its free callback) fills libmicrohttpd's buffer.
+    private static func read<Reader: ContentReader>(
+        _: Reader.Type, _ cls: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+    ) -> Int {
         guard let cls, let buffer else { return cmhd_content_reader_end_with_error() }
-        let box = Unmanaged<EventStreamConnection>.fromOpaque(cls).takeUnretainedValue()
-        return box.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity).readerReturnValue
+        let reader = Unmanaged<Reader>.fromOpaque(cls).takeUnretainedValue()
+        return reader.read(into: UnsafeMutableRawPointer(buffer), capacity: capacity).readerReturnValue
     }
 
     /// libmicrohttpd is done with an event stream's response: the stream is over.

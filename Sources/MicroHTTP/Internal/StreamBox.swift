@@ -4,7 +4,7 @@ import Logging
 ///
 /// Retained for the response's lifetime and released in the response's free callback, which is
 /// when the producer's `deinit` runs, whether the body was sent whole or the client vanished.
-final class StreamBox {
+final class StreamBox: ContentReader {
     private let producer: any ResponseBodyProducer
     private let counter: ByteCounter
     private let logger: Logger

@@ -9,6 +9,11 @@ import Synchronization
     import Darwin
 #endif
 
+// The one source file over 400 lines, on purpose: it is a request's whole life inside
+// libmicrohttpd (head, body, answer, queueing each kind of body, completion), and each step
+// hands the next the same connection and context; split, a reader would jump between files to
+// follow one request.
+
 /// What the C callbacks reach through their `void *` context: everything a request needs, immutable or atomic.
 ///
 /// Retained (`Unmanaged.passRetained`) for the daemon's lifetime and released by ``Server``

@@ -294,6 +294,26 @@ struct ArchitectureTests {
         #expect(checked > 100)
     }
 
+    /// A file holds one concept and reads in one sitting: at most one source file is over 400
+    /// lines, and it says why in a comment at its top.
+    @Test func atMostOneSourceFileIsLongAndItSaysWhy() throws {
+        var long: [String] = []
+        var checked = 0
+        for rule in Self.rules where rule.folder.hasPrefix("Sources/") {
+            for path in try Self.swiftFiles(in: rule.folder) {
+                let source = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+                checked += 1
+                let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+                guard lines.count > 400 else { continue }
+                long.append(path)
+                let top = lines.prefix(30).filter { $0.hasPrefix("//") && !$0.hasPrefix("///") }.joined(separator: " ")
+                #expect(top.contains("over 400 lines"), "\(path) has \(lines.count) lines and does not say why at its top")
+            }
+        }
+        #expect(long.count <= 1, "source files over 400 lines: \(long)")
+        #expect(checked > 100)
+    }
+
     /// The check itself: a forbidden import is found with its line, and what only looks like one is not.
     @Test func theCheckFindsAForbiddenImport() throws {
         let rule = try #require(Self.rules.first { $0.target == "TableKit" })

@@ -208,6 +208,13 @@ final class TableList: Sendable {
         schema.columns.firstIndex { $0.name == name }
     }
 
+    /// The column as SQL where it is compared, sorted or grouped: its text when its type has no
+    /// order of its own (``ColumnSchema/isOrderable``), the column otherwise.
+    func comparable(_ column: Int) -> String {
+        let expression = quotedName + "." + quotedIdentifier(columns[column].name)
+        return columns[column].isOrderable ? expression : "(\(expression))::text"
+    }
+
     /// The column names, for messages that list what is allowed.
     var columnNames: String {
         let names = schema.columns.map(\.name)

@@ -13,8 +13,11 @@ struct TableQuery {
     struct OrderTerm: Equatable {
         /// Its place among the selected columns (where a cursor finds its value).
         var column: Int
-        /// The quoted column, as SQL.
+        /// The column as SQL where it is compared (``TableList/comparable(_:)``).
         var expression: String
+        /// The quoted column itself, which the cursor's ``TableQuery/orderSignature`` hashes: the same
+        /// for both engines, whatever `expression` compares.
+        var name: String
         var ascending: Bool
         /// Whether the column cannot hold NULL, so keyset conditions need not treat NULL apart.
         var notNull: Bool
@@ -48,7 +51,7 @@ struct TableQuery {
     var orderSignature: UInt64 {
         var hash = StableHash()
         for term in order {
-            hash.combine(term.expression)
+            hash.combine(term.name)
             hash.combine(term.ascending ? "asc" : "desc")
         }
         return hash.value
@@ -87,7 +90,7 @@ struct TableQuery {
             bindings.append(.text(value))
         default:
             let comparison = ["exact": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="
-            conditions.append("\(expression) \(comparison) ?")
+            conditions.append("\(list.comparable(column)) \(comparison) ?")
             bindings.append(try Self.parse(value, for: schema))
         }
     }
@@ -152,18 +155,20 @@ struct TableQuery {
             guard !terms.contains(where: { $0.column == column }) else { continue }
             terms.append(
                 OrderTerm(
-                    column: column, expression: list.quotedName + "." + quotedIdentifier(key.name), ascending: key.ascending,
+                    column: column, expression: list.comparable(column), name: list.quotedName + "." + quotedIdentifier(key.name),
+                    ascending: key.ascending,
                     notNull: list.columns[column].notNull))
         }
         // Ties are broken by the key, so every row has one place and keyset pages meet exactly.
         for (index, column) in list.keyColumns.enumerated() where !terms.contains(where: { $0.column == column }) {
             terms.append(
                 OrderTerm(
-                    column: column, expression: list.keyExpressions[index], ascending: true, notNull: !list.keyIsNullable[index]))
+                    column: column, expression: list.keyExpressions[index], name: list.keyExpressions[index], ascending: true,
+                    notNull: !list.keyIsNullable[index]))
         }
         // Rows whose key is NULL tie on it: the rowid orders them.
         if let rowID = list.rowIDTieBreak {
-            terms.append(OrderTerm(column: rowID.column, expression: rowID.expression, ascending: true, notNull: true))
+            terms.append(OrderTerm(column: rowID.column, expression: rowID.expression, name: rowID.expression, ascending: true, notNull: true))
         }
         order = terms
     }
@@ -254,7 +259,7 @@ struct TableQuery {
     /// The SELECT that counts the rows the filters keep whose `column` holds a value (one section's
     /// rows), stopping at `cap` + 1.
     func countSQL(cap: Int, column: Int, value: DatabaseValue) -> (sql: String, bindings: [DatabaseValue]) {
-        let condition = list.dialect.isSame("\(list.quotedName).\(quotedIdentifier(list.columns[column].name))")
+        let condition = list.dialect.isSame(list.comparable(column))
         return (
             "SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName)\(whereClause([condition])) LIMIT ?) AS counted",
             bindings + [value, .integer(Int64(cap) + 1)]

@@ -59,7 +59,7 @@ final class PostgresListFixture {
         try loader.execute(
             """
             GRANT CONNECT ON DATABASE \(Self.databaseName) TO \(Self.readerRole);
-            GRANT SELECT ON producers, wines, grapes, stock, readings, cheap_wines TO \(Self.readerRole);
+            GRANT SELECT ON producers, wines, grapes, stock, readings, documents, cheap_wines TO \(Self.readerRole);
             CREATE TABLE secrets (id int8 PRIMARY KEY, secret text);
             """, deadline: .seconds(60))
 
@@ -110,6 +110,7 @@ final class PostgresListFixture {
             PRIMARY KEY (cellar, bin));
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
         CREATE TABLE readings(id INTEGER PRIMARY KEY, sensor TEXT, value REAL, note TEXT);
+        CREATE TABLE documents(id INTEGER PRIMARY KEY, title TEXT, body TEXT, shape TEXT, tags TEXT, markup TEXT);
         CREATE VIRTUAL TABLE wines_search USING fts5(name, notes, content='wines', content_rowid='id');
         """
 
@@ -147,6 +148,9 @@ final class PostgresListFixture {
             PRIMARY KEY (cellar, bin));
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
         CREATE TABLE readings(id int8 PRIMARY KEY, sensor text, value float8, note text);
+        -- Types SQLite keeps as text: varchar borrows text's order; json, point and xml have none
+        -- (lists sort and compare them by their text), text[] has its own.
+        CREATE TABLE documents(id int8 PRIMARY KEY, title varchar(40), body json, shape point, tags text[], markup xml);
         """
 
     /// Hostile text: markup, quotes, SQL, percent signs, commas, slashes, Unicode.
@@ -163,6 +167,7 @@ final class PostgresListFixture {
             ]
         ),
         ("wines", 9, (1...150).map(wine)),
+        ("documents", 6, (1...40).map(document)),
         (
             "grapes", 2,
             [
@@ -179,6 +184,20 @@ final class PostgresListFixture {
             }
         ),
     ]
+
+    /// Document `i`: values whose text each type keeps as it was written, so both engines hold the
+    /// same text; NULLs and ties in every column.
+    static func document(_ i: Int) -> [DatabaseValue] {
+        let bodies: [DatabaseValue] = [
+            .text("{\"n\": \(i % 5), \"html\": \"<b>x</b>\"}"), .text("[1, 2, \(i % 3)]"), "{\"a\":1}", .null, "\"text\"",
+            .text("{\"n\": \(i % 2)}"),
+        ]
+        let tags: [DatabaseValue] = ["{a,b}", "{}", .null, "{b}", "{\"a b\",c}"]
+        return [
+            .integer(Int64(i)), i % 8 == 0 ? .null : .text("Doc \(i % 6)"), bodies[i % bodies.count],
+            i % 7 == 0 ? .null : .text("(\(i % 4),\(i % 3))"), tags[i % tags.count], i % 9 == 0 ? .null : .text("<m>\(i % 6)</m>"),
+        ]
+    }
 
     /// Wine `i`: NULLs and ties in most columns, hostile names, blobs (empty ones too).
     static func wine(_ i: Int) -> [DatabaseValue] {

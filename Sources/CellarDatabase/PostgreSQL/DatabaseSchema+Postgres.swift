@@ -13,12 +13,22 @@ extension DatabaseSchema {
     /// columns and its indexes over `to_tsvector(…)`.
     init(postgres connection: PostgresConnection, deadline: PostgresDeadline) throws {
         let relations = try connection.query(Self.relationsSQL, deadline: deadline).rows
-        var columns: [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool)]] = [:]
+        var columns: [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool, orderable: Bool)]] = [:]
         var textSearch: [Int64: [TextSearchDocument]] = [:]
+        let names = Dictionary(
+            relations.compactMap { row -> (Int64, String)? in
+                guard case .integer(let oid) = row[0], case .text(let name) = row[1] else { return nil }
+                return (oid, name)
+            }, uniquingKeysWith: { first, _ in first })
         for row in try connection.query(Self.columnsSQL, deadline: deadline).rows {
             guard case .integer(let table) = row[0], case .text(let name) = row[1], case .text(let type) = row[2], case .text(let base) = row[3]
             else { continue }
-            columns[table, default: []].append((name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1)))
+            var orderable = row[6] == .integer(1)
+            if !orderable, let relation = names[table] {
+                orderable = try Self.canOrder(by: name, of: relation, on: connection, deadline: deadline)
+            }
+            columns[table, default: []].append(
+                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1), orderable))
             if base == "tsvector" { textSearch[table, default: []].append(TextSearchDocument(column: name)) }
         }
         for row in try connection.query(Self.indexExpressionsSQL, deadline: deadline).rows {
@@ -60,7 +70,7 @@ extension DatabaseSchema {
             let tableColumns = (columns[oid] ?? []).map { column in
                 ColumnSchema(
                     name: column.name, declaredType: column.type, affinity: column.affinity, notNull: column.notNull,
-                    primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated)
+                    primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated, isOrderable: column.orderable)
             }
             let isView = kind == "v" || kind == "m"
             tables.append(
@@ -86,11 +96,31 @@ extension DatabaseSchema {
         FROM pg_catalog.pg_class AS c WHERE c.oid IN (\(visible))
         """
 
-    /// A domain's column is read as its base type.
+    /// Whether a column can be sorted: a plan for `ORDER BY` it is made, or refused (42883, no
+    /// ordering operator). For the types the catalogue does not settle at once (`varchar`, which
+    /// borrows text's order, arrays, enums, ranges); the plan is made, never run.
+    private static func canOrder(
+        by column: String, of relation: String, on connection: PostgresConnection, deadline: PostgresDeadline
+    ) throws(PostgresError) -> Bool {
+        do {
+            try connection.execute(
+                "EXPLAIN SELECT FROM \(quotedIdentifier(relation)) ORDER BY \(quotedIdentifier(column)) LIMIT 0", deadline: deadline)
+            return true
+        } catch .server(let error) where !error.isTransient {
+            return false
+        }
+    }
+
+    /// A domain's column is read as its base type. The last column says whether the type (a
+    /// domain's base) has a default B-tree operator class of its own, an order ``canOrder(by:of:on:deadline:)``
+    /// need not check.
     private static let columnsSQL = """
         SELECT a.attrelid::int8, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
                (CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, NULL) ELSE t.typname END)::text,
-               a.attnotnull, a.attgenerated <> ''
+               a.attnotnull, a.attgenerated <> '',
+               EXISTS (SELECT 1 FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid = o.opcmethod
+                       WHERE m.amname = 'btree' AND o.opcdefault
+                         AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END))
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attrelid, a.attnum

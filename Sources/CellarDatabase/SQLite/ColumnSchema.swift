@@ -10,17 +10,21 @@ public struct ColumnSchema: Sendable, Hashable {
     public let primaryKeyPosition: Int
     /// A generated column (`GENERATED ALWAYS AS …`, stored or virtual): read like any other.
     public let isGenerated: Bool
+    /// Whether the column's type has an order and an equality of its own. Every SQLite column
+    /// has; PostgreSQL's `json`, `xml` and geometric types have not (no default B-tree operator
+    /// class), and lists sort, filter and group those by their text, as SQLite keeps JSON.
+    public let isOrderable: Bool
 
     public init(name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false) {
         self.init(
             name: name, declaredType: declaredType, affinity: ColumnAffinity(declaredType: declaredType), notNull: notNull,
-            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated)
+            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated, isOrderable: true)
     }
 
     /// A column whose affinity is known otherwise than by SQLite's rules (a PostgreSQL column's, by its type).
     public init(
         name: String, declaredType: String, affinity: ColumnAffinity, notNull: Bool = false, primaryKeyPosition: Int = 0,
-        isGenerated: Bool = false
+        isGenerated: Bool = false, isOrderable: Bool = true
     ) {
         self.name = name
         self.declaredType = declaredType
@@ -28,5 +32,6 @@ public struct ColumnSchema: Sendable, Hashable {
         self.notNull = notNull
         self.primaryKeyPosition = primaryKeyPosition
         self.isGenerated = isGenerated
+        self.isOrderable = isOrderable
     }
 }

@@ -110,7 +110,7 @@ final class PostgresListFixture {
             PRIMARY KEY (cellar, bin));
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
         CREATE TABLE readings(id INTEGER PRIMARY KEY, sensor TEXT, value REAL, note TEXT);
-        CREATE TABLE documents(id INTEGER PRIMARY KEY, title TEXT, body TEXT, shape TEXT, tags TEXT, markup TEXT);
+        CREATE TABLE documents(id INTEGER PRIMARY KEY, title TEXT, body TEXT, shape TEXT, tags TEXT, markup TEXT, pair TEXT);
         CREATE VIRTUAL TABLE wines_search USING fts5(name, notes, content='wines', content_rowid='id');
         """
 
@@ -149,8 +149,10 @@ final class PostgresListFixture {
         CREATE VIEW cheap_wines AS SELECT id, name, price, vintage FROM wines WHERE price < 20;
         CREATE TABLE readings(id int8 PRIMARY KEY, sensor text, value float8, note text);
         -- Types SQLite keeps as text: varchar borrows text's order; json, point and xml have none
-        -- (lists sort and compare them by their text), text[] has its own.
-        CREATE TABLE documents(id int8 PRIMARY KEY, title varchar(40), body json, shape point, tags text[], markup xml);
+        -- (lists sort and compare them by their text), text[] has its own; so has a composite, but
+        -- its values cannot be bound as parameters, so it is compared by its text too.
+        CREATE TYPE pair AS (n int8, word text);
+        CREATE TABLE documents(id int8 PRIMARY KEY, title varchar(40), body json, shape point, tags text[], markup xml, pair pair);
         """
 
     /// Hostile text: markup, quotes, SQL, percent signs, commas, slashes, Unicode.
@@ -167,7 +169,7 @@ final class PostgresListFixture {
             ]
         ),
         ("wines", 9, (1...150).map(wine)),
-        ("documents", 6, (1...40).map(document)),
+        ("documents", 7, (1...40).map(document)),
         (
             "grapes", 2,
             [
@@ -196,6 +198,7 @@ final class PostgresListFixture {
         return [
             .integer(Int64(i)), i % 8 == 0 ? .null : .text("Doc \(i % 6)"), bodies[i % bodies.count],
             i % 7 == 0 ? .null : .text("(\(i % 4),\(i % 3))"), tags[i % tags.count], i % 9 == 0 ? .null : .text("<m>\(i % 6)</m>"),
+            i % 10 == 0 ? .null : .text("(\(i % 3),w\(i % 4))"),
         ]
     }
 

@@ -46,6 +46,32 @@ extension PostgresListTests {
         #expect(try server.get("/wines.json?sort=-price").status == 200)
     }
 
+    /// A column's type changed under a prepared statement aborts the read's transaction, where the
+    /// statement cannot be prepared again: a 503 to try again (not a 500 naming "transaction
+    /// aborted"), and the next read prepares it afresh.
+    @Test func aTableAlteredUnderAPreparedStatementIsA503ThenServesAgain() throws {
+        let fixture = try fixture
+        let owner = try PostgresListFixture.superuser(database: PostgresListFixture.databaseName)
+        try owner.execute(
+            """
+            CREATE TABLE altered(id int8 PRIMARY KEY, v int8);
+            INSERT INTO altered SELECT i, i * 10 FROM generate_series(1, 5) AS n(i);
+            GRANT SELECT ON altered TO \(PostgresListFixture.readerRole);
+            """, deadline: .seconds(30))
+        defer { try? owner.execute("DROP TABLE altered", deadline: .seconds(30)) }
+        var options = DatabaseOptions()
+        options.connections = 1
+        let server = try ListTestServer(serving: Database(postgres: PostgresConnectionInfo(fixture.readerURL), options: options))
+        #expect(try server.json("/altered.json").rows.count == 5)
+        try owner.execute("ALTER TABLE altered ALTER COLUMN v TYPE text", deadline: .seconds(30))
+        let stale = try server.get("/altered.json")
+        #expect(stale.status == 503, "\(stale.text.prefix(300))")
+        #expect(stale.headers["Retry-After"] == "1")
+        let again = try server.json("/altered.json")
+        #expect(again.rows.first?["item"]?["v"] == .string("10"), "read as text now")
+        #expect(try server.get("/altered?sort=-v").status == 200)
+    }
+
     @Test func aDatabaseDownWhileServingIsA503ThenServesAgainByItself() throws {
         let fixture = try fixture
         let server = fixture.postgres

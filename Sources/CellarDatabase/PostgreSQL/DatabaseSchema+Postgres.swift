@@ -23,8 +23,10 @@ extension DatabaseSchema {
         for row in try connection.query(Self.columnsSQL, deadline: deadline).rows {
             guard case .integer(let table) = row[0], case .text(let name) = row[1], case .text(let type) = row[2], case .text(let base) = row[3]
             else { continue }
+            // A composite's own order is not used: its values do not bind as parameters (a
+            // comparison with one reads as an anonymous record, which PostgreSQL cannot take in).
             var orderable = row[6] == .integer(1)
-            if !orderable, let relation = names[table] {
+            if !orderable, row[7] != .integer(1), let relation = names[table] {
                 orderable = try Self.canOrder(by: name, of: relation, on: connection, deadline: deadline)
             }
             columns[table, default: []].append(
@@ -111,16 +113,17 @@ extension DatabaseSchema {
         }
     }
 
-    /// A domain's column is read as its base type. The last column says whether the type (a
+    /// A domain's column is read as its base type. The last columns say whether the type (a
     /// domain's base) has a default B-tree operator class of its own, an order ``canOrder(by:of:on:deadline:)``
-    /// need not check.
+    /// need not check, and whether it is a composite (a row type).
     private static let columnsSQL = """
         SELECT a.attrelid::int8, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
                (CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, NULL) ELSE t.typname END)::text,
                a.attnotnull, a.attgenerated <> '',
                EXISTS (SELECT 1 FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid = o.opcmethod
                        WHERE m.amname = 'btree' AND o.opcdefault
-                         AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END))
+                         AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END)),
+               t.typtype = 'c'
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attrelid, a.attnum

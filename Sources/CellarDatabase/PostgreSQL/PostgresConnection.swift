@@ -83,7 +83,9 @@ public final class PostgresConnection {
     ///
     /// The statement is prepared on first use on this connection and reused after. When the server
     /// no longer knows it (a `DEALLOCATE`) or its cached plan no longer fits (a table altered under
-    /// it: SQLSTATE 0A000), it is prepared again and run once more.
+    /// it: SQLSTATE 0A000), it is prepared again and run once more outside a transaction. Inside
+    /// one, which the error has aborted, that is ``PostgresError/unavailable(connection:message:)``
+    /// (worth trying again: the statement is prepared afresh on its next use).
     public func query(_ sql: String, _ parameters: [String?] = [], deadline: PostgresDeadline) throws(PostgresError) -> PostgresRows {
         for (index, parameter) in parameters.enumerated() where parameter?.utf8.contains(0) == true {
             throw .invalidParameter(index: index, message: "it holds a NUL character, which PostgreSQL's text cannot")
@@ -94,14 +96,20 @@ public final class PostgresConnection {
         while true {
             // Read again on each round: a failed DEALLOCATE below may have closed the connection.
             guard let connection = handle else { throw .unavailable(connection: info.description, message: "the connection was lost") }
+            let wasPrepared = statements[sql] != nil
             let name = try preparedStatement(sql, on: connection, deadline: deadline)
             do throws(PostgresError) {
                 let values = CStringArray(parameters)
                 let sent = PQsendQueryPrepared(connection, name, Int32(parameters.count), values.pointers, nil, nil, 0)
                 return try awaitRows(sent: sent == 1, on: connection, sql: sql, deadline: deadline)
-            } catch .server(let error) where prepareAgain && (error.sqlState == "26000" || error.sqlState == "0A000") {
+            } catch .server(let error) where error.sqlState == "26000" || error.sqlState == "0A000" {
                 // 26000: no such prepared statement; 0A000: "cached plan must not change result type".
                 statements[sql] = nil
+                // Just prepared, a 0A000 is a feature PostgreSQL lacks, not a stale plan.
+                guard wasPrepared, prepareAgain else { throw .server(error) }
+                guard PQtransactionStatus(connection) == PQTRANS_IDLE else {
+                    throw .unavailable(connection: info.description, message: "a table changed under a prepared statement: \(error.message)")
+                }
                 _ = try? awaitRows(sent: PQsendQuery(connection, "DEALLOCATE \(name)") == 1, on: connection, sql: nil, deadline: deadline)
                 prepareAgain = false
             }

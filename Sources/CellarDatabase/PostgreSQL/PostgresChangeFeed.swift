@@ -13,9 +13,11 @@ import Synchronization
 ///   ``nextChanges()`` on a thread of its own from the first watcher on and ends it, closing the
 ///   connection, once no list is watched nor kept for a returning client.
 /// - **A lost connection** (the server restarted, `pg_terminate_backend`) is made again with a
-///   backoff — 0.1 s doubling up to 5 s — and then every list is taken as changed: notifications
-///   sent meanwhile were missed. The first connection does the same, for changes made between a
-///   window's first render and the `LISTEN`. A render that finds nothing different sends nothing.
+///   backoff — 0.1 s doubling up to 5 s — and then the log says which lists changed since the
+///   newest change heard: notifications sent meanwhile were missed, but only those lists are
+///   rendered again (all of them when the log cannot say). The first connection renders every
+///   list again, for changes made between a window's first render and the `LISTEN`. A render
+///   that finds nothing different sends nothing.
 final class PostgresChangeFeed: ListChangeLog {
     let database: Database
     let info: PostgresConnectionInfo
@@ -34,6 +36,10 @@ final class PostgresChangeFeed: ListChangeLog {
         var connection: PostgresConnection?
         /// Attempts that failed since the last connection was made.
         var failures = 0
+        /// The newest change a notification told of, 0 before the first: every change up to it
+        /// has been handed to the watchers. (Not ``newest``, which a window's first render also
+        /// moves, to a position whose notification may be lost with the connection.)
+        var heard: UInt64 = 0
     }
 
     init(
@@ -60,18 +66,33 @@ final class PostgresChangeFeed: ListChangeLog {
     }
 
     func hasChanged(listAt path: String, since position: UInt64) -> Bool {
+        let table = viewLists.contains(path) ? nil : listsByTable.first { $0.value.contains(path) }?.key
+        return hasChanged(table: table, since: position)
+    }
+
+    /// Whether `table` (any table, when nil) changed after `position`; true when the log cannot say.
+    private func hasChanged(table: String?, since position: UInt64) -> Bool {
         guard position <= UInt64(Int64.max) else { return true }
-        let table: DatabaseValue = viewLists.contains(path) ? .null : listsByTable.first { $0.value.contains(path) }.map { .text($0.key) } ?? .null
         let changed = try? database.read { reader in
-            try reader.integer(PostgresChangeLog.changedSinceSQL, [.integer(Int64(position)), table])
+            try reader.integer(PostgresChangeLog.changedSinceSQL, [.integer(Int64(position)), table.map { .text($0) } ?? .null])
         }
         return changed != 0
+    }
+
+    /// The lists whose tables changed after `position` (every list when it is 0: nothing was heard).
+    func listsChanged(since position: UInt64) -> Set<String> {
+        guard position > 0 else { return allLists }
+        var changed = Set<String>()
+        for (table, lists) in listsByTable where hasChanged(table: table, since: position) { changed.formUnion(lists) }
+        if !viewLists.isEmpty, hasChanged(table: nil, since: position) { changed.formUnion(viewLists) }
+        return changed
     }
 
     // MARK: Listening
 
     /// Waits up to a second for notifications and returns the lists they change; makes the
-    /// listening connection first when there is none (then every list: changes may have been missed).
+    /// listening connection first when there is none (then the lists changed since the newest
+    /// change heard: notifications may have been missed).
     func nextChanges() -> Set<String> {
         listener.withLock { listener in
             guard let connection = listener.connection else {
@@ -80,9 +101,13 @@ final class PostgresChangeFeed: ListChangeLog {
                     let connection = try PostgresConnection(info, statementTimeout: database.options.timeLimit, deadline: .seconds(10))
                     try connection.listen(PostgresChangeLog.channel, deadline: .seconds(10))
                     listener.connection = connection
-                    if listener.failures > 0 { warn("listening for the database's changes again; every watched list is rendered again") }
+                    // Listening first, the log read after: a change is either heard or read.
+                    let changed = listsChanged(since: listener.heard)
+                    if listener.failures > 0 {
+                        warn("listening for the database's changes again; lists changed meanwhile are rendered again: \(changed.count)")
+                    }
                     listener.failures = 0
-                    return allLists
+                    return changed
                 } catch {
                     if listener.failures == 0 { warn("cannot listen for the database's changes; trying again: \(error)") }
                     listener.failures += 1
@@ -93,7 +118,10 @@ final class PostgresChangeFeed: ListChangeLog {
                 var changed = Set<String>()
                 for notification in try connection.notifications(waitingUntil: .seconds(1)) {
                     let parts = notification.payload.split(separator: " ", maxSplits: 1)
-                    if let id = parts.first.flatMap({ UInt64($0) }) { newest.max(id, ordering: .sequentiallyConsistent) }
+                    if let id = parts.first.flatMap({ UInt64($0) }) {
+                        newest.max(id, ordering: .sequentiallyConsistent)
+                        listener.heard = max(listener.heard, id)
+                    }
                     if parts.count == 2, let lists = listsByTable[String(parts[1])] { changed.formUnion(lists) }
                     changed.formUnion(viewLists)
                 }

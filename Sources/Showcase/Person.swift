@@ -102,7 +102,8 @@ public enum PeopleDirectory {
         }
     }
 
-    /// The listbench data set (see `../shared/peers/WORKLOAD.md`): person `i` of 1…count.
+    /// The listbench data set, which the benchmark's peer servers generate the same way: person
+    /// `i` of 1…count, every 7th name holding markup, roles in turn, the same hostile bio for all.
     public static func listbench(count: Int = 100_000) -> [Person] {
         (1...max(count, 1)).prefix(count).map { i in
             Person(

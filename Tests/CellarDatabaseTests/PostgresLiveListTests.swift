@@ -244,49 +244,51 @@ final class PostgresLiveListTests {
         #expect(!monitor.versionMoved() || !monitor.versionMoved(), "and it stays again")
     }
 
-    @Test func aKilledListeningConnectionIsMadeAgainAndLaterWritesArrive() throws {
+    /// The reader's listening connections.
+    static let listening = """
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = '\(readerRole)' AND query LIKE 'LISTEN %'
+        """
+
+    /// A replica whose `/items` a client watches, once its connection listens, and a first write
+    /// that the client has been sent. The caller closes the replica's watchers.
+    func watchedItemsAfterAWrite() throws -> (server: ListTestServer, client: EventStreamClient) {
         _ = try install()
         let server = try replica()
-        defer { server.app.watchers.closeAll() }
         let client = try EventStreamClient(port: server.server.port, target: "/items?limit=10")
         #expect(try Self.firstEvent(client) != nil)
+        // Listening before the write, so that it is heard (a write before would be read instead).
+        for _ in 0..<600 where try admin.query(Self.listening, deadline: .seconds(30)).rows.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
-        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("four") == true)
+        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("four") == true, "heard")
+        return (server, client)
+    }
 
-        let listening = """
-            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = '\(Self.readerRole)' AND query LIKE 'LISTEN %'
-            """
-        let killed = try admin.query("SELECT pg_terminate_backend(pid) FROM (\(listening)) AS l", deadline: .seconds(30)).rows
+    /// Terminates the listening connection's backend, as a restart or a network cut would end it.
+    func terminateListener() throws {
+        let killed = try admin.query("SELECT pg_terminate_backend(pid) FROM (\(Self.listening)) AS l", deadline: .seconds(30)).rows
         #expect(killed == [[.integer(1)]], "one listening connection, terminated")
+    }
 
+    @Test func aKilledListeningConnectionIsMadeAgainAndLaterWritesArrive() throws {
+        let (server, client) = try watchedItemsAfterAWrite()
+        defer { server.app.watchers.closeAll() }
+        try terminateListener()
         try admin.execute("INSERT INTO items VALUES (5, 'five')", deadline: .seconds(30))
         #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("five") == true, "after the drop: missed, or heard")
         try admin.execute("INSERT INTO items VALUES (6, 'six')", deadline: .seconds(30))
         #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("six") == true, "heard on the new connection")
-        #expect(try admin.query(listening, deadline: .seconds(30)).rows.count == 1, "listening again")
+        #expect(try admin.query(Self.listening, deadline: .seconds(30)).rows.count == 1, "listening again")
     }
 
     /// A change made while the listening connection is down (the role may not log in for a while,
     /// so it cannot be made again) reaches the watchers once it is back: the log is read after
     /// the `LISTEN`.
     @Test func aChangeMadeWhileNotListeningArrivesOnceListeningAgain() throws {
-        _ = try install()
-        let server = try replica()
+        let (server, client) = try watchedItemsAfterAWrite()
         defer { server.app.watchers.closeAll() }
-        let client = try EventStreamClient(port: server.server.port, target: "/items?limit=10")
-        #expect(try Self.firstEvent(client) != nil)
-        let listening = """
-            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = '\(Self.readerRole)' AND query LIKE 'LISTEN %'
-            """
-        // Listening before the write, so that it is heard (a write before would be read instead).
-        for _ in 0..<600 where try admin.query(listening, deadline: .seconds(30)).rows.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
-        try admin.execute("INSERT INTO items VALUES (4, 'four')", deadline: .seconds(30))
-        #expect(try LiveDatabaseListTests.nextBatch(client)?.data.contains("four") == true, "heard")
-
         try admin.execute("ALTER ROLE \(Self.readerRole) NOLOGIN", deadline: .seconds(30))
         defer { try? admin.execute("ALTER ROLE \(Self.readerRole) LOGIN", deadline: .seconds(30)) }
-        let killed = try admin.query("SELECT pg_terminate_backend(pid) FROM (\(listening)) AS l", deadline: .seconds(30)).rows
-        #expect(killed == [[.integer(1)]], "one listening connection, terminated")
+        try terminateListener()
         try admin.execute("INSERT INTO items VALUES (5, 'five')", deadline: .seconds(30))
         // Some attempts to listen again fail meanwhile (not needed for what is checked: the role
         // may log in again only after the write, so the write comes before any new LISTEN).

@@ -106,7 +106,8 @@ public struct DataCellProvider {
         } else {
             throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
         }
-        cell.selection = consume selection
+        // A dequeued cell holds no selection (recycling clears it): only one given is stored.
+        if let selection { cell.storedSelection = selection }
         return cell
     }
 }

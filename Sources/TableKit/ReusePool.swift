@@ -33,8 +33,9 @@ public final class ReusePool {
         /// Keeps `cell` as the next one to hand out, taking over the caller's reference.
         @inline(__always) func pushIdleCell(_ cell: consuming TableViewCell) {
             let cell = consume cell
-            cell.nextIdleCell = topIdleCell.take()
-            topIdleCell = consume cell
+            let below = topIdleCell.take()
+            topIdleCell = cell
+            cell.nextIdleCell = below
         }
 
         init(identifier: String, registration: ReuseRegistry.Registration, styleClass: String) {

@@ -11,9 +11,8 @@ import ByteWriters
 /// ``render(into:)`` writes; a cell writes the row's content only.
 open class TableViewCell: CellIdentifiable {
     /// Where this row's selection leads (its detail page), set by the table before configuration.
-    // Lent (`_read`), not copied out: a cell's render reads it on every row.
     public final internal(set) var selection: RowSelection? {
-        _read { yield storedSelection }
+        get { storedSelection }
         set { storedSelection = newValue }
     }
     /// The index path this cell was last dequeued for.

@@ -27,15 +27,22 @@ public final class ReusePool {
         @inline(__always) func popIdleCell() -> TableViewCell? {
             guard let cell = topIdleCell.take() else { return nil }
             topIdleCell = cell.nextIdleCell.take()
+            cell.isIdle = false
             return cell
         }
 
         /// Keeps `cell` as the next one to hand out, taking over the caller's reference.
         @inline(__always) func pushIdleCell(_ cell: consuming TableViewCell) {
             let cell = consume cell
-            let below = topIdleCell.take()
+            // Recycled twice: it is in the list already (linking it again would loop the list).
+            guard !cell.isIdle else { return }
+            cell.isIdle = true
+            var below = topIdleCell.take()
             topIdleCell = cell
-            cell.nextIdleCell = below
+            swap(&cell.nextIdleCell, &below)
+            // A cell out of the pool links to no other (popping unlinks it); checked here, which
+            // also spares the release of what it linked to.
+            precondition(below == nil, "a recycled cell was still linked into its pool's idle cells")
         }
 
         init(identifier: String, registration: ReuseRegistry.Registration, styleClass: String) {

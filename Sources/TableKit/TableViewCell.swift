@@ -33,6 +33,8 @@ open class TableViewCell: CellIdentifiable {
     var poolEntryReference: Unmanaged<ReusePool.Entry>?
     /// While the cell is idle in its pool: the cell recycled before it (the pool's free list).
     var nextIdleCell: TableViewCell?
+    /// Whether the cell is in its pool's idle list (recycled and not dequeued since).
+    var isIdle = false
 
     /// The pool slot, for the paths that are not per row.
     var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }

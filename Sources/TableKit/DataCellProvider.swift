@@ -106,7 +106,8 @@ public struct DataCellProvider {
         } else {
             throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
         }
-        cell.selection = consume selection
+        // A dequeued cell holds no selection (recycling clears it): only one given is stored.
+        if let selection { cell.storedSelection = selection }
         return cell
     }
 }
@@ -165,10 +166,10 @@ extension CellConfiguration {
     @usableFromInline init(configure: @escaping (Cell) throws -> Void) { self.configure = configure }
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
-        // `is` and a downcast of the borrowed reference: `as?` hands back a new reference, a
-        // retain and a release per row.
+        // `is`, then `as!` of the borrowed reference: two run-time checks for a generic cell,
+        // which cost less than the retain and release of the new reference `as?` hands back.
         guard cell is Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
-        try configure(unsafeDowncast(cell, to: Cell.self))
+        try configure(cell as! Cell)
     }
 }
 
@@ -179,7 +180,7 @@ extension CellConfiguration {
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard cell is Cell else { throw mismatch(cell, identifier, expected: Cell.self) }
-        try unsafeDowncast(cell, to: Cell.self).configure(with: data)
+        try (cell as! Cell).configure(with: data)
     }
 }
 
@@ -191,13 +192,13 @@ extension CellConfiguration {
 
     @usableFromInline func configure(_ cell: TableViewCell, identifier: String?) throws {
         guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
-        unsafeDowncast(cell, to: PrototypeCell.self).replaceData(with: data)
+        (cell as! PrototypeCell).replaceData(with: data)
     }
 
     @usableFromInline func configureAndRender(_ cell: TableViewCell, identifier: String?, into html: inout HTMLWriter) throws {
         guard cell is PrototypeCell else { throw mismatch(cell, identifier, expected: PrototypeCell.self) }
         // Lent, not stored: the provider holds the data until the row is written.
-        unsafeDowncast(cell, to: PrototypeCell.self).render(lending: data, into: &html)
+        (cell as! PrototypeCell).render(lending: data, into: &html)
     }
 }
 

@@ -76,7 +76,7 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         }
         html.pathSegment(identifier)
         if let linkBase {
-            cell.selection = RowSelection(base: linkBase, identifier: consume identifier)
+            cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
         }
         html.raw("\">")
         do {

@@ -25,7 +25,13 @@ open class ItemCell<Item: AnyObject>: TableViewCell, ConfigurableCell {
     public required init() {}
 
     /// The row's item, until the next reuse.
-    @exclusivity(unchecked) public var item: Item?
+    public final var item: Item? {
+        get { storedItem }
+        set { storedItem = newValue }
+    }
+    // Stored apart, seen by this module only: the whole-module release build proves its
+    // accesses exclusive at compile time (a public stored property keeps run-time checks).
+    var storedItem: Item?
 
     /// Sets the row's item.
     public func configure(with item: Item) {

@@ -59,9 +59,9 @@ public final class TableView {
     /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list.
     func recycle(consuming cell: consuming TableViewCell) {
         guard let entry = cell.poolEntryReference else { return }
-        cell.selection = nil
+        cell.storedSelection = nil
         var handedOver: TableViewCell? = consume cell
-        entry._withUnsafeGuaranteedRef { $0.idle.push(handedOver.take().unsafelyUnwrapped) }
+        entry._withUnsafeGuaranteedRef { $0.pushIdleCell(handedOver.take().unsafelyUnwrapped) }
     }
 
     /// Dequeues a class cell by its own identifier, found by type so the name is not spelled per row.
@@ -96,7 +96,7 @@ public final class TableView {
 
     private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
         // Each branch returns its own cell rather than assigning one shared variable.
-        if let recycled = entry.idle.pop() {
+        if let recycled = entry.popIdleCell() {
             pool.countReused()
             recycled.prepareForReuse()
             recycled.indexPath = indexPath

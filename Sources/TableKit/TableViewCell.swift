@@ -10,16 +10,31 @@ import ByteWriters
 /// The table writes the row's `<li class="cell …" id="row-…">` element around what
 /// ``render(into:)`` writes; a cell writes the row's content only.
 open class TableViewCell: CellIdentifiable {
-    // The table sets these on every row; a cell belongs to one render at a time, so the
-    // run-time exclusivity checks would only cost time.
     /// Where this row's selection leads (its detail page), set by the table before configuration.
-    @exclusivity(unchecked) public internal(set) var selection: RowSelection?
+    public final internal(set) var selection: RowSelection? {
+        get { storedSelection }
+        set { storedSelection = newValue }
+    }
     /// The index path this cell was last dequeued for.
-    @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(row: 0, section: 0)
+    public final internal(set) var indexPath: IndexPath {
+        get { storedIndexPath }
+        set { storedIndexPath = newValue }
+    }
+    // The table sets these on every row. Stored properties only this module sees (the public
+    // ones above are computed): the release build, optimised as a whole module, then sees every
+    // access and proves them exclusive at compile time, with no run-time checks left.
+    // The module's own writes go to the stored property (a write through the computed setter
+    // kept the cell retained around it).
+    var storedSelection: RowSelection?
+    var storedIndexPath = IndexPath(row: 0, section: 0)
     /// The pool slot this instance belongs to (one identifier for its whole life). Unretained:
     /// the pool owns its entries for as long as it owns the cell, and the per-row paths borrow it
     /// (`_withUnsafeGuaranteedRef`) instead of retaining and releasing it for every row.
-    @exclusivity(unchecked) var poolEntryReference: Unmanaged<ReusePool.Entry>?
+    var poolEntryReference: Unmanaged<ReusePool.Entry>?
+    /// While the cell is idle in its pool: the cell recycled before it (the pool's free list).
+    var nextIdleCell: TableViewCell?
+    /// Whether the cell is in its pool's idle list (recycled and not dequeued since).
+    var isIdle = false
 
     /// The pool slot, for the paths that are not per row.
     var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }

@@ -92,6 +92,23 @@ import Testing
         #expect(first == nil)
     }
 
+    /// A cell recycled twice is kept once: the next two rows get two different cells.
+    @Test func aCellRecycledTwiceIsHandedOutOnce() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        let tableView = TableView(registry: registry)
+        let first = try tableView.dequeueReusableCell(TitleCell.self, for: IndexPath(row: 0, section: 0))
+        let second = try tableView.dequeueReusableCell(TitleCell.self, for: IndexPath(row: 1, section: 0))
+        tableView.recycle(second)
+        tableView.recycle(first)
+        tableView.recycle(first)
+        let again = try (0..<3).map { try tableView.dequeueReusableCell(TitleCell.self, for: IndexPath(row: $0, section: 0)) }
+        #expect(again[0] === first)
+        #expect(again[1] === second)
+        #expect(again[2] !== first && again[2] !== second)
+        #expect(registry.reuse == Reuse(pools: 1, created: 3, reused: 2))
+    }
+
     @Test func aPoolCountsOnlyItsOwnCells() throws {
         let registry = ReuseRegistry()
         try registry.register(TitleCell.self)

@@ -25,11 +25,11 @@ public final class PrototypeCell: TableViewCell {
     // The data lives in memory the cell owns, as a non-optional existential, so rendering opens
     // it in place through the pointer instead of copying it per row.
     private let dataStorage: UnsafeMutablePointer<any PrototypeData>
-    @exclusivity(unchecked) private var hasData = false
+    private var hasData = false
     // The template's keys matched against one data type's slots (`PrototypeTemplate.slots(for:)`),
     // kept for the next row of the same type: a cell shows one type of data nearly always. In
     // memory the cell owns, one entry per key.
-    @exclusivity(unchecked) private var slotsType: ObjectIdentifier?
+    private var slotsType: ObjectIdentifier?
     private let slots: UnsafeMutableBufferPointer<Int32>
 
     public override class var reuseIdentifier: String { "PrototypeCell" }

@@ -26,9 +26,8 @@ final class JSONListBody: ListBody {
     private let page: Page
     private let links: PageLinks
     private var walk: TableWalk
-    /// The sections and rows, written into the sink's encoder, which the head and tail share.
+    /// The sections and rows, written into the sink's writer, which the head and tail share.
     private var sink: JSONTableSink
-    private var encoder: JSONItemEncoder { sink.encoder }
     private var stage = Stage.head
 
     init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks, registry: ReuseRegistry) {
@@ -41,42 +40,43 @@ final class JSONListBody: ListBody {
     }
 
     func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {
-        encoder.writer.adopt(&bytes)
-        defer { bytes = encoder.writer.takeBuffer() }
+        sink.writer.adopt(&bytes)
+        defer { bytes = sink.writer.takeBuffer() }
         while true {
             switch stage {
             case .head:
-                writeHead()
+                writeHead(into: &sink.writer)
                 stage = .sections
             case .sections:
                 if try !walk.walk(into: &sink, pausingAt: limit) { return false }
                 stage = .tail
             case .tail:
-                encoder.writer.raw("]}\n")
+                sink.writer.raw("]}\n")
                 stage = .done
             case .done:
                 return true
             }
-            if encoder.writer.count >= limit { return stage == .done }
+            if sink.writer.count >= limit { return stage == .done }
         }
     }
 
-    private func writeHead() {
-        let json = JSONWriterAccess(encoder)
+    private func writeHead(into json: inout JSONWriter) {
         json.raw("{")
-        json.member("title", first: true) { json.string(route.title) }
-        json.member("list") { json.string(route.href) }
+        json.key("title")
+        json.string(route.title)
+        json.member("list", route.href)
         if case .alert(let alert) = controller.action {
-            json.member("alert") {
-                json.raw("{")
-                json.member("style", first: true) { json.string(alert.style.rawValue) }
-                json.member("message") { json.string(alert.message) }
-                json.raw("}")
-            }
+            json.member("alert")
+            json.raw("{")
+            json.key("style")
+            json.string(alert.style.rawValue)
+            json.member("message", alert.message)
+            json.raw("}")
         }
         json.raw(",")
-        encoder.writer.pageMembers(page, links: links)
-        json.member("sections") { json.raw("[") }
+        json.pageMembers(page, links: links)
+        json.member("sections")
+        json.raw("[")
     }
 }
 
@@ -92,53 +92,23 @@ extension JSONWriter {
         raw("{")
         key("offset")
         number(page.offset)
-        raw(",")
-        key("limit")
-        number(page.limit)
-        raw(",")
-        key("total")
-        number(page.total)
-        raw(",")
-        key("totalIsExact")
-        bool(page.totalIsExact)
-        raw(",")
-        key("maxLimit")
-        if let maxLimit = page.maxLimit { number(maxLimit) } else { null() }
-        raw(",")
-        key("requestedLimit")
-        if let requestedLimit = page.requestedLimit { number(requestedLimit) } else { null() }
-        raw(",")
-        key("limitClamped")
-        bool(page.limitClamped)
-        raw("},")
-        key("links")
+        member("limit", page.limit)
+        member("total", page.total)
+        member("totalIsExact", page.totalIsExact)
+        member("maxLimit", page.maxLimit)
+        member("requestedLimit", page.requestedLimit)
+        member("limitClamped", page.limitClamped)
+        raw("}")
+        member("links")
         raw("{")
         key("self")
         link(page.current)
-        raw(",")
-        key("first")
+        member("first")
         link(.offset(0))
-        raw(",")
-        key("prev")
+        member("prev")
         link(page.previous)
-        raw(",")
-        key("next")
+        member("next")
         link(page.next)
         raw("}")
-    }
-}
-
-/// Writes through the encoder's writer without copying it out (a tiny view, for readability).
-struct JSONWriterAccess {
-    let encoder: JSONItemEncoder
-    init(_ encoder: JSONItemEncoder) { self.encoder = encoder }
-    func raw(_ syntax: StaticString) { encoder.writer.raw(syntax) }
-    func key(_ key: StaticString) { encoder.writer.key(key) }
-    func string(_ value: String) { encoder.writer.string(value) }
-    /// `"name":` and the value `body` writes, after a comma unless it is the object's first member.
-    func member(_ name: StaticString, first: Bool = false, _ body: () -> Void) {
-        if !first { encoder.writer.raw(",") }
-        encoder.writer.key(name)
-        body()
     }
 }

@@ -25,8 +25,7 @@ enum JSONPatchBatch {
         json.raw("{")
         json.key("sequence")
         json.number(sequence)
-        json.raw(",")
-        json.key("operations")
+        json.member("operations")
         json.raw("[")
         var first = true
         for operation in patch.operations {
@@ -39,20 +38,12 @@ enum JSONPatchBatch {
                 json.string("refresh")
             case .remove(let id):
                 json.string("remove")
-                json.raw(",")
-                json.key("id")
-                json.string(id)
+                json.member("id", id)
             case .insert(let id, let section, let before, _):
                 json.string("insert")
-                json.raw(",")
-                json.key("section")
-                json.number(section.index)
-                json.raw(",")
-                json.key("sectionId")
-                json.string(section.identifier)
-                json.raw(",")
-                json.key("before")
-                json.string(orNull: before)
+                json.member("section", section.index)
+                json.member("sectionId", section.identifier)
+                json.member("before", before)
                 writeRow(version.rows[id], into: &json)
             case .replace(let id):
                 json.string("replace")
@@ -78,8 +69,7 @@ enum JSONPatchBatch {
     }
 
     private static func writeRow(_ row: [UInt8]?, into json: inout JSONWriter) {
-        json.raw(",")
-        json.key("row")
+        json.member("row")
         guard let row, !row.isEmpty else { return json.null() }
         row.withUnsafeBytes { json.append($0) }
     }

@@ -1,3 +1,4 @@
+import ByteWriters
 import TableKit
 
 /// A ``TableWalk``'s JSON: the sections and rows of a list's JSON twin (see ``JSONListBody``),
@@ -14,7 +15,10 @@ import TableKit
 /// A value that cannot be copied, held by the body that walks into it: no object of its own per
 /// response.
 struct JSONTableSink: TableWalkSink, ~Copyable {
-    let encoder = JSONItemEncoder()
+    /// The JSON written so far, which the body around the sink writes its head and tail into too.
+    var writer = JSONWriter()
+    /// Lent the writer for an `Encodable` row item (a controller that does not write its items).
+    private let encoder = JSONItemEncoder(specialValues: FoundationJSONValues.self)
     private let route: ListRoute
     private let controller: any TableController
     /// Whether the controller writes its rows' items itself (a ``JSONItemWriting``, checked once
@@ -52,42 +56,38 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         for member in cellMembers { member.bytes.deallocate() }
     }
 
-    var byteCount: Int { encoder.writer.count }
+    var byteCount: Int { writer.count }
 
     mutating func openSection(_ section: TableWalk.Section) {
-        let json = JSONWriterAccess(encoder)
-        if sectionsWritten > 0 { json.raw(",") }
-        json.raw("{")
-        encoder.writer.sectionMembers(index: section.index, identifier: section.identifier, header: section.header, footer: section.footer)
-        json.raw(",")
-        json.key("rows")
-        json.raw("[")
+        if sectionsWritten > 0 { writer.raw(",") }
+        writer.raw("{")
+        writer.sectionMembers(index: section.index, identifier: section.identifier, header: section.header, footer: section.footer)
+        writer.member("rows")
+        writer.raw("[")
         sectionsWritten += 1
         rowsWrittenInSection = 0
     }
 
     mutating func closeSection(_ section: TableWalk.Section) {
-        encoder.writer.raw("]}")
+        writer.raw("]}")
     }
 
     /// `{"id":…,"cell":…,"href":…,"item":…}`, after a comma unless it is its section's first.
     mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
-        encoder.writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
+        writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
         try writeCellMember(of: provider)
         // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
-        if route.hasDetail { encoder.writer.pathSegmentClosingString(identifier) }
+        if route.hasDetail { writer.pathSegmentClosingString(identifier) }
         if writesItems {
             // No Encodable containers, no cast per row.
-            let mark = encoder.writer.count
-            encoder.writer.raw(",\"item\":")
-            if !writeItem(indexPath, &encoder.writer) { encoder.writer.truncate(to: mark) }
+            let mark = writer.count
+            writer.raw(",\"item\":")
+            if !writeItem(indexPath, &writer) { writer.truncate(to: mark) }
         } else if let item = controller.item(forRowAt: indexPath) {
-            let json = JSONWriterAccess(encoder)
-            json.raw(",")
-            json.key("item")
-            try encoder.encode(item)
+            writer.member("item")
+            try encoder.encode(item, into: &writer)
         }
-        encoder.writer.raw("}")
+        writer.raw("}")
         rowsWrittenInSection += 1
     }
 
@@ -101,21 +101,21 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         if provider.isDequeuedByClass, let cellClass = provider.cellClass {
             let key = ObjectIdentifier(cellClass)
             if let last = lastClassMember, last.cellClass == key {
-                encoder.writer.append(last.bytes)
+                writer.append(last.bytes)
                 return
             }
             let bytes = try member(for: provider)
             lastClassMember = (key, bytes)
-            encoder.writer.append(bytes)
+            writer.append(bytes)
         } else {
             if let last = lastNamedMember, provider.isDequeued(byIdentifier: lastName) {
-                encoder.writer.append(last)
+                writer.append(last)
                 return
             }
             let bytes = try member(for: provider)
             lastName = provider.reuseIdentifier
             lastNamedMember = bytes
-            encoder.writer.append(bytes)
+            writer.append(bytes)
         }
     }
 
@@ -148,12 +148,12 @@ extension JSONTableSink: PageRowSink {
     /// A row's object as the list's JSON has it, without the comma before it.
     mutating func takeWritten() -> [UInt8] {
         rowsWrittenInSection = 0
-        return encoder.writer.takeBytes()
+        return writer.takeBytes()
     }
 
     mutating func discardWritten() {
         rowsWrittenInSection = 0
-        encoder.writer.removeAll()
+        writer.removeAll()
     }
 }
 
@@ -163,14 +163,8 @@ extension JSONWriter {
     mutating func sectionMembers(index: Int, identifier: String, header: String?, footer: String?) {
         key("index")
         number(index)
-        raw(",")
-        key("id")
-        string(identifier)
-        raw(",")
-        key("header")
-        string(orNull: header)
-        raw(",")
-        key("footer")
-        string(orNull: footer)
+        member("id", identifier)
+        member("header", header)
+        member("footer", footer)
     }
 }

@@ -49,8 +49,7 @@ struct LogLine: ~Copyable {
             json!.raw("\",")
             json!.key("level")
             json!.string(level)
-            json!.raw(",")
-            json!.key("msg")
+            json!.member("msg")
         }
     }
 
@@ -76,9 +75,7 @@ struct LogLine: ~Copyable {
     /// JSON names the logger after the message.
     private mutating func endMessage() {
         guard json != nil else { return }
-        json!.raw(",")
-        json!.key("logger")
-        json!.string(label)
+        json!.member("logger", label)
     }
 
     /// Adds `key=value` (logfmt, the value quoted when it needs to be) or `,"key":"value"` (JSON).
@@ -138,8 +135,7 @@ struct LogLine: ~Copyable {
             logfmt!.raw(key)
             logfmt!.raw("=")
         } else {
-            json!.raw(",")
-            json!.key(key)
+            json!.member(key)
         }
     }
 

@@ -1,3 +1,4 @@
+import ByteWriters
 import Foundation
 import Showcase
 import Testing
@@ -8,9 +9,9 @@ import Testing
 /// values), with `Date` as ISO 8601 and stricter escaping (`<`, `>`, `&`, `'`, U+2028, U+2029).
 @Suite struct JSONItemEncoderTests {
     static func ours(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONItemEncoder()
-        try encoder.encode(value)
-        return encoder.writer.bytes
+        var json = JSONWriter()
+        try JSONItemEncoder(specialValues: FoundationJSONValues.self).encode(value, into: &json)
+        return json.takeBytes()
     }
 
     static func foundation(_ value: some Encodable) throws -> [UInt8] {
@@ -354,18 +355,20 @@ import Testing
     }
 
     @Test func oneEncoderWritesManyValuesInOneDocument() throws {
-        // As a list response does: one encoder for every row's item, with the syntax around them written raw.
-        let encoder = JSONItemEncoder()
-        encoder.writer.raw("[")
-        try encoder.encode(Self.order)
-        encoder.writer.raw(",")
-        try encoder.encode(Shape.polygon([.init(x: 1, y: 1)]))
-        encoder.writer.raw(",")
-        try encoder.encode(Dog())
-        encoder.writer.raw(",")
-        try encoder.encode("last")
-        encoder.writer.raw("]")
-        let ours = try JSONValue.parse(encoder.writer.bytes)
+        // As a list response does: one encoder for every row's item, lent the response's writer
+        // each time, with the syntax around them written raw.
+        let encoder = JSONItemEncoder(specialValues: FoundationJSONValues.self)
+        var json = JSONWriter()
+        json.raw("[")
+        try encoder.encode(Self.order, into: &json)
+        json.raw(",")
+        try encoder.encode(Shape.polygon([.init(x: 1, y: 1)]), into: &json)
+        json.raw(",")
+        try encoder.encode(Dog(), into: &json)
+        json.raw(",")
+        try encoder.encode("last", into: &json)
+        json.raw("]")
+        let ours = try JSONValue.parse(json.takeBytes())
         let encoderOfFoundation = JSONEncoder()
         let theirs = try JSONValue.parse(
             Array("[".utf8) + Array(try encoderOfFoundation.encode(Self.order)) + Array(",".utf8)

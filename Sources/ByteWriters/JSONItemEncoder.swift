@@ -1,4 +1,11 @@
-import FoundationEssentials
+/// Types whose JSON is not what their `Codable` conformance writes, written their own way before
+/// it is asked: Cellar's are Foundation's `Date`, `URL`, `Decimal` and `Data` (this module does
+/// not know Foundation).
+public protocol JSONSpecialValues {
+    /// Writes `value` and returns true when it is one of these types; returns false, writing
+    /// nothing, for any other.
+    static func write<Value: Encodable>(_ value: Value, into writer: inout JSONWriter) -> Bool
+}
 
 /// Encodes `Encodable` values straight into a ``JSONWriter``: Codable without `JSONEncoder`,
 /// without an intermediate tree, and with the writer's escaping.
@@ -7,16 +14,18 @@ import FoundationEssentials
 /// arrays and closes the deeper ones as soon as a shallower container writes again, and all of
 /// them when the value is done. One encoder serves a whole response.
 ///
-/// `Date` is written as an ISO 8601 string, `URL` as its absolute string, `Decimal` as a number,
-/// `Data` as base64, non-finite numbers as `null`.
-final class JSONItemEncoder: Encoder {
+/// Non-finite numbers are written as `null`; the ``JSONSpecialValues`` it is given write their
+/// types their own way.
+public final class JSONItemEncoder: Encoder {
     private struct Frame {
         let isArray: Bool
         var count: Int
     }
 
-    // State of one response, used by one thread: no run-time exclusivity checks.
-    @exclusivity(unchecked) var writer = JSONWriter()
+    // State of one value's encoding, used by one thread: no run-time exclusivity checks (the
+    // accesses hold calls, so the optimiser cannot prove them exclusive itself).
+    /// The caller's writer, lent for one ``encode(_:into:)``.
+    @exclusivity(unchecked) fileprivate var writer = JSONWriter()
     @exclusivity(unchecked) private var stack: [Frame] = []
     /// Whether the next container or single value fills a slot that was just opened (a key or an array position).
     @exclusivity(unchecked) private var expectingValue = false
@@ -24,35 +33,30 @@ final class JSONItemEncoder: Encoder {
     /// for the same value (a subclass after `super.encode(to: encoder)`) writes into that one.
     @exclusivity(unchecked) private var valueDepth = 0
 
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    private let specialValues: (any JSONSpecialValues.Type)?
 
-    /// Writes `value` as one JSON value.
-    func encode(_ value: some Encodable) throws {
-        let base = stack.count
-        try encodeNested(value, base: base)
+    /// An encoder whose `specialValues`, if any, write their types before `Codable` is asked.
+    public init(specialValues: (any JSONSpecialValues.Type)? = nil) {
+        self.specialValues = specialValues
+    }
+
+    public var codingPath: [any CodingKey] { [] }
+    public var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Writes `value` as one JSON value at the end of `json`.
+    public func encode(_ value: some Encodable, into json: inout JSONWriter) throws {
+        swap(&writer, &json)
+        defer {
+            swap(&writer, &json)
+            stack.removeAll(keepingCapacity: true)
+            expectingValue = false
+            valueDepth = 0
+        }
+        try encodeNested(value, base: 0)
     }
 
     private func encodeNested<Value: Encodable>(_ value: Value, base: Int) throws {
-        // Comparing metadata is a pointer compare, far cheaper than a dynamic cast per value: the
-        // cast runs only for the type it names.
-        if Value.self == Date.self, let date = value as? Date {
-            writer.string(date.formatted(.iso8601))
-            return
-        }
-        if Value.self == URL.self, let url = value as? URL {
-            writer.string(url.absoluteString)
-            return
-        }
-        // As JSONEncoder: a Decimal is a number (its own Codable is its internal fields), Data is base64.
-        if Value.self == Decimal.self, let decimal = value as? Decimal {
-            if decimal.isNaN { writer.null() } else { writer.unsafeRaw(decimal.description) }
-            return
-        }
-        if Value.self == Data.self, let data = value as? Data {
-            writer.string(data.base64EncodedString())
-            return
-        }
+        if let specialValues, specialValues.write(value, into: &writer) { return }
         let outerValueDepth = valueDepth
         valueDepth = base
         defer { valueDepth = outerValueDepth }
@@ -98,15 +102,15 @@ final class JSONItemEncoder: Encoder {
         try encodeNested(value, base: stack.count)
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    public func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, depth: open(isArray: false)))
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    public func unkeyedContainer() -> any UnkeyedEncodingContainer {
         UnkeyedContainer(encoder: self, depth: open(isArray: true))
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
+    public func singleValueContainer() -> any SingleValueEncodingContainer {
         expectingValue = false
         return SingleValueContainer(encoder: self)
     }

@@ -77,14 +77,14 @@ public struct DataCellProvider {
 
     /// Dequeues the cell from `tableView` and configures it for this row.
     public func dequeueConfiguredCell(from tableView: TableView, selection: consuming RowSelection? = nil) throws -> TableViewCell {
-        let cell = try dequeueCell(from: tableView, selection: selection)
+        let row = try dequeueCell(from: tableView, selection: selection)
         do {
-            try configuration.configure(cell, identifier: explicitIdentifier)
+            try configuration.configure(row.cell, identifier: explicitIdentifier)
         } catch {
-            tableView.recycle(cell)
+            tableView.recycle(row)
             throw error
         }
-        return cell
+        return row.cell
     }
 
     /// The table's own path, after `dequeueCell(from:selection:)` and the row's opening markup:
@@ -96,19 +96,20 @@ public struct DataCellProvider {
         try configuration.configureAndRender(cell, identifier: explicitIdentifier, into: &html)
     }
 
-    /// Takes the cell for this row from the table view's pool, holding `selection`; not configured.
-    func dequeueCell(from tableView: TableView, selection: consuming RowSelection?) throws -> TableViewCell {
-        let cell: TableViewCell
+    /// Takes the cell for this row from the table view's pool, holding `selection`; not
+    /// configured. The pool slot comes with it, for the row's opening and its recycling.
+    func dequeueCell(from tableView: TableView, selection: consuming RowSelection?) throws -> DequeuedCell {
+        let row: DequeuedCell
         if let explicitIdentifier {
-            cell = try tableView.dequeue(explicitIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
+            row = try tableView.dequeue(explicitIdentifier, registering: registerCell ? configuration.cellClass : nil, for: indexPath)
         } else if let cellClass = configuration.cellClass {
-            cell = try tableView.dequeue(cellClass, registering: registerCell, for: indexPath)
+            row = try tableView.dequeue(cellClass, registering: registerCell, for: indexPath)
         } else {
             throw TableKitError.unregisteredIdentifier("", registered: tableView.registry.registeredIdentifiers)
         }
         // A dequeued cell holds no selection (recycling clears it): only one given is stored.
-        if let selection { cell.storedSelection = selection }
-        return cell
+        if let selection { row.cell.storedSelection = selection }
+        return row
     }
 }
 
@@ -156,7 +157,7 @@ extension CellConfiguration {
 
 @usableFromInline func mismatch(_ cell: TableViewCell, _ identifier: String?, expected: Any.Type) -> TableKitError {
     .typeMismatch(
-        identifier: identifier ?? cell.poolEntry?.identifier ?? cell.reuseIdentifier, registered: String(reflecting: type(of: cell)),
+        identifier: identifier ?? cell.poolIdentifier ?? cell.reuseIdentifier, registered: String(reflecting: type(of: cell)),
         requested: String(reflecting: expected))
 }
 

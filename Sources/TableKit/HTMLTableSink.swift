@@ -68,26 +68,21 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         // The selection is given to the cell once the identifier has been written, so that it can
         // take the identifier over instead of holding a copy.
         let identifier = consume identifier
-        let cell = try provider.dequeueCell(from: tableView, selection: nil)
-        if let entry = cell.poolEntryReference {
-            entry._withUnsafeGuaranteedRef { html.append($0.rowOpening) }
-        } else {
-            html.raw("<li class=\"cell\" id=\"row-")
-        }
+        let row = try provider.dequeueCell(from: tableView, selection: nil)
+        html.append(row.entry.rowOpening)
         html.pathSegment(identifier)
         if let linkBase {
-            cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
+            row.cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
         }
         html.raw("\">")
         do {
-            try provider.configureAndRender(cell, into: &html)
+            try provider.configureAndRender(row.cell, into: &html)
         } catch {
-            tableView.recycle(cell)
+            tableView.recycle(row)
             throw error
         }
         html.raw("</li>\n")
-        // The cell's last use: the pool takes it over without another retain.
-        tableView.recycle(consuming: cell)
+        tableView.recycle(row)
     }
 }
 

@@ -9,6 +9,9 @@ import Synchronization
 public final class ReusePool {
     final class Entry {
         let identifier: String
+        /// This entry's number, unique in the process: what a cell made for it remembers.
+        let serial = Entry.serials.add(1, ordering: .relaxed).newValue
+        private static let serials = Atomic<UInt64>(0)
         let registration: ReuseRegistry.Registration
         /// The class cells of this entry are made from (nil for prototypes), compared by identity.
         let cellClass: TableViewCell.Type?
@@ -71,12 +74,10 @@ public final class ReusePool {
     }
 
     var entries: [String: Entry] = [:]
-    // The entries found last, checked before hashing: unretained, because `entries` and
-    // `classEntries` own every entry for the pool's whole life and the per-row paths only borrow them.
-    /// The entry found last by identifier.
-    var lastEntry: Unmanaged<Entry>?
+    /// The entry found last by identifier, checked before hashing: rows of one kind tend to follow each other.
+    var lastEntry: Entry?
     /// The entry found last by class.
-    var lastClassEntry: Unmanaged<Entry>?
+    var lastClassEntry: Entry?
     /// Entries of class cells dequeued under their own name, found without spelling the name.
     var classEntries: [ObjectIdentifier: Entry] = [:]
     // Atomics only so that metrics can read them from another thread; each pool has its own,

@@ -36,11 +36,11 @@ public final class TableView {
         _ cellClass: Cell.Type = Cell.self, withIdentifier identifier: String? = nil, for indexPath: IndexPath
     ) throws -> Cell {
         let identifier = identifier ?? cellClass.reuseIdentifier
-        let cell = try dequeue(identifier, registering: nil, for: indexPath)
-        guard let typed = cell as? Cell else {
-            recycle(cell)
-            throw TableKitError.typeMismatch(
-                identifier: identifier, registered: String(reflecting: type(of: cell)), requested: String(reflecting: cellClass))
+        let row = try dequeue(identifier, registering: nil, for: indexPath)
+        guard let typed = row.cell as? Cell else {
+            let registered = String(reflecting: type(of: row.cell))
+            recycle(row)
+            throw TableKitError.typeMismatch(identifier: identifier, registered: registered, requested: String(reflecting: cellClass))
         }
         return typed
     }
@@ -48,70 +48,72 @@ public final class TableView {
     /// Dequeues a recycled cell, or makes one, for whatever is registered under `identifier`:
     /// a class cell, or a ``PrototypeCell`` for a prototype.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: IndexPath) throws -> TableViewCell {
-        try dequeue(identifier, registering: nil, for: indexPath)
+        try dequeue(identifier, registering: nil, for: indexPath).cell
     }
 
     /// Gives a cell back to the pool once its row is written, as UIKit does when a row scrolls away.
+    /// A cell this table view's pool did not make (made by hand, or dequeued from another table
+    /// view) is not taken.
     public func recycle(_ cell: TableViewCell) {
-        recycle(consuming: cell)
+        guard let identifier = cell.poolIdentifier, let entry = pool.entries[identifier], entry.serial == cell.poolEntrySerial else { return }
+        recycle(DequeuedCell(cell: cell, entry: entry))
     }
 
-    /// ``recycle(_:)`` for a cell the caller is done with: moved, not copied, into the free list.
-    func recycle(consuming cell: consuming TableViewCell) {
-        guard let entry = cell.poolEntryReference else { return }
-        cell.storedSelection = nil
-        var handedOver: TableViewCell? = consume cell
-        entry._withUnsafeGuaranteedRef { $0.pushIdleCell(handedOver.take().unsafelyUnwrapped) }
+    /// Gives a row's cell back to the pool slot it came from: moved, not copied, into the free list.
+    func recycle(_ row: consuming DequeuedCell) {
+        row.cell.storedSelection = nil
+        let entry = row.entry
+        entry.pushIdleCell(row.cell)
     }
 
     /// Dequeues a class cell by its own identifier, found by type so the name is not spelled per row.
-    func dequeue(_ cellClass: TableViewCell.Type, registering: Bool, for indexPath: IndexPath) throws -> TableViewCell {
-        if let last = pool.lastClassEntry, last._withUnsafeGuaranteedRef({ $0.cellClass == cellClass }) {
-            return last._withUnsafeGuaranteedRef { take(from: $0, for: indexPath) }
+    func dequeue(_ cellClass: TableViewCell.Type, registering: Bool, for indexPath: IndexPath) throws -> DequeuedCell {
+        if let last = pool.lastClassEntry, last.cellClass == cellClass {
+            return take(from: last, for: indexPath)
         }
         let entry: ReusePool.Entry
         if let found = pool.classEntries[ObjectIdentifier(cellClass)] {
             entry = found
-            pool.lastClassEntry = Unmanaged.passUnretained(found)
+            pool.lastClassEntry = found
         } else {
             entry = try poolEntry(for: cellClass.reuseIdentifier, registering: registering ? cellClass : nil)
             // Only an entry made from this very class may be found by it (another class could be
             // registered under the name: the configure step reports that mismatch).
             if entry.cellClass == cellClass {
                 pool.classEntries[ObjectIdentifier(cellClass)] = entry
-                pool.lastClassEntry = Unmanaged.passUnretained(entry)
+                pool.lastClassEntry = entry
             }
         }
         return take(from: entry, for: indexPath)
     }
 
     /// Dequeues, registering `cellClass` first when nothing is registered yet (`registerCell: true`).
-    func dequeue(_ identifier: String, registering cellClass: TableViewCell.Type?, for indexPath: IndexPath) throws -> TableViewCell {
-        // Rows of one kind tend to follow each other: try the last entry before hashing the name.
-        if let last = pool.lastEntry, last._withUnsafeGuaranteedRef({ $0.identifier == identifier }) {
-            return last._withUnsafeGuaranteedRef { take(from: $0, for: indexPath) }
+    func dequeue(_ identifier: String, registering cellClass: TableViewCell.Type?, for indexPath: IndexPath) throws -> DequeuedCell {
+        if let last = pool.lastEntry, last.identifier == identifier {
+            return take(from: last, for: indexPath)
         }
         return take(from: try poolEntry(for: identifier, registering: cellClass), for: indexPath)
     }
 
-    private func take(from entry: ReusePool.Entry, for indexPath: IndexPath) -> TableViewCell {
+    private func take(from entry: consuming ReusePool.Entry, for indexPath: IndexPath) -> DequeuedCell {
         // Each branch returns its own cell rather than assigning one shared variable.
         if let recycled = entry.popIdleCell() {
             pool.countReused()
             recycled.prepareForReuse()
             recycled.indexPath = indexPath
-            return recycled
+            return DequeuedCell(cell: recycled, entry: entry)
         }
         let cell = makeCell(for: entry.registration, identifier: entry.identifier)
-        cell.poolEntryReference = Unmanaged.passUnretained(entry)
+        cell.poolIdentifier = entry.identifier
+        cell.poolEntrySerial = entry.serial
         pool.countCreated()
         cell.indexPath = indexPath
-        return cell
+        return DequeuedCell(cell: cell, entry: entry)
     }
 
     private func poolEntry(for identifier: String, registering cellClass: TableViewCell.Type?) throws -> ReusePool.Entry {
         if let entry = pool.entries[identifier] {
-            pool.lastEntry = Unmanaged.passUnretained(entry)
+            pool.lastEntry = entry
             return entry
         }
         let registration: ReuseRegistry.Registration
@@ -129,7 +131,7 @@ public final class TableView {
         }
         let entry = ReusePool.Entry(identifier: identifier, registration: registration, styleClass: styleClass)
         pool.entries[identifier] = entry
-        pool.lastEntry = Unmanaged.passUnretained(entry)
+        pool.lastEntry = entry
         return entry
     }
 
@@ -141,4 +143,12 @@ public final class TableView {
             return PrototypeCell(template: template, identifier: identifier)
         }
     }
+}
+
+/// A cell taken from a pool for one row, and the pool slot it goes back to: the table's walk
+/// hands the slot through the row (its row opening, then ``TableView/recycle(_:)-(DequeuedCell)``)
+/// instead of asking the cell for it.
+struct DequeuedCell: ~Copyable {
+    let cell: TableViewCell
+    let entry: ReusePool.Entry
 }

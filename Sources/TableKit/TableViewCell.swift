@@ -27,17 +27,16 @@ open class TableViewCell: CellIdentifiable {
     // kept the cell retained around it).
     var storedSelection: RowSelection?
     var storedIndexPath = IndexPath(row: 0, section: 0)
-    /// The pool slot this instance belongs to (one identifier for its whole life). Unretained:
-    /// the pool owns its entries for as long as it owns the cell, and the per-row paths borrow it
-    /// (`_withUnsafeGuaranteedRef`) instead of retaining and releasing it for every row.
-    var poolEntryReference: Unmanaged<ReusePool.Entry>?
+    /// The pool slot this instance was made for, which ``TableView/recycle(_:)`` gives it back
+    /// to: its identifier, and the slot's serial number, which no other slot has (nil and 0 for
+    /// a cell made by hand, which no pool takes). Values, not a reference: a slot owns its idle
+    /// cells, and the table's own walk hands the slot through the row instead.
+    var poolIdentifier: String?
+    var poolEntrySerial: UInt64 = 0
     /// While the cell is idle in its pool: the cell recycled before it (the pool's free list).
     var nextIdleCell: TableViewCell?
     /// Whether the cell is in its pool's idle list (recycled and not dequeued since).
     var isIdle = false
-
-    /// The pool slot, for the paths that are not per row.
-    var poolEntry: ReusePool.Entry? { poolEntryReference?.takeUnretainedValue() }
 
     public required init() {}
 

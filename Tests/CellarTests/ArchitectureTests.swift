@@ -294,6 +294,62 @@ struct ArchitectureTests {
         #expect(checked > 100)
     }
 
+    /// Where unsafe code may stand (ARCHITECTURE.md, "Where unsafe code is"): the constructs
+    /// that read private layouts or switch off checks only in ByteWriters, and `Unmanaged`, which
+    /// carries an object through a C `void *`, only in the files that hand objects to C.
+    static var unsafeConstructs: [(pattern: Regex<Substring>, name: String, allowedIn: [String])] {
+        [
+            (/\bunsafeBitCast\b/, "unsafeBitCast", ["Sources/ByteWriters/"]),
+            (/\bunsafeDowncast\b/, "unsafeDowncast", ["Sources/ByteWriters/"]),
+            (/@exclusivity\(unchecked\)/, "@exclusivity(unchecked)", ["Sources/ByteWriters/"]),
+            (/MemoryLayout<[^>]*>\.offset/, "MemoryLayout.offset", ["Sources/ByteWriters/"]),
+            (
+                /\bUnmanaged\b|_withUnsafeGuaranteedRef/, "Unmanaged",
+                [
+                    "Sources/ByteWriters/Threads.swift", "Sources/MicroHTTP/Internal/", "Sources/MicroHTTP/Server.swift",
+                    "Sources/CellarDatabase/SQLite/SQLiteConnection+Deadline.swift",
+                ]
+            ),
+        ]
+    }
+
+    /// The unsafe constructs `source` uses outside the places allowed them, by line, comments aside.
+    static func misplacedUnsafeCode(path: String, source: String) -> [String] {
+        var problems: [String] = []
+        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            // Most lines name none of them: a plain search first, the patterns only after it.
+            guard code.contains("nsafe") || code.contains("exclusivity") || code.contains("MemoryLayout") || code.contains("Unmanaged") else {
+                continue
+            }
+            for construct in unsafeConstructs where code.contains(construct.pattern) {
+                guard !construct.allowedIn.contains(where: { path.hasPrefix($0) }) else { continue }
+                problems.append("\(path):\(index + 1): \(construct.name) outside \(construct.allowedIn.joined(separator: ", "))")
+            }
+        }
+        return problems
+    }
+
+    @Test func unsafeCodeStandsOnlyInTheByteModuleAndAtTheCBoundary() throws {
+        #expect(
+            Self.misplacedUnsafeCode(
+                path: "Sources/TableKit/Example.swift",
+                source: "// Unmanaged in a comment\nvar entry: Unmanaged<Entry>?\nlet x = unsafeDowncast(y, to: Z.self)"
+            ) == [
+                "Sources/TableKit/Example.swift:2: Unmanaged outside Sources/ByteWriters/Threads.swift, Sources/MicroHTTP/Internal/, Sources/MicroHTTP/Server.swift, Sources/CellarDatabase/SQLite/SQLiteConnection+Deadline.swift",
+                "Sources/TableKit/Example.swift:3: unsafeDowncast outside Sources/ByteWriters/",
+            ])
+        var checked = 0
+        for rule in Self.rules where rule.folder.hasPrefix("Sources/") {
+            for path in try Self.swiftFiles(in: rule.folder) {
+                let source = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+                for problem in Self.misplacedUnsafeCode(path: path, source: source) { Issue.record(Comment(rawValue: problem)) }
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
+    }
+
     /// A file holds one concept and reads in one sitting: at most one source file is over 400
     /// lines, and it says why in a comment at its top.
     @Test func atMostOneSourceFileIsLongAndItSaysWhy() throws {

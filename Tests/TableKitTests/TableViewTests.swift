@@ -146,6 +146,35 @@ import Testing
         #expect(registry.reuse == Reuse(pools: 2, created: 2, reused: 1))
     }
 
+    @Test func aCellIsTakenBackOnlyByTheTableViewItCameFrom() throws {
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        let first = TableView(registry: registry)
+        let second = TableView(registry: registry)
+        let cell = try first.dequeueReusableCell(TitleCell.self, for: origin)
+        // Another render's pool, perhaps on another thread: not this cell's, so it is let go.
+        second.recycle(cell)
+        #expect(try second.dequeueReusableCell(TitleCell.self, for: origin) !== cell)
+        #expect(try first.dequeueReusableCell(TitleCell.self, for: origin) !== cell)
+        first.recycle(cell)
+        #expect(try first.dequeueReusableCell(TitleCell.self, for: origin) === cell)
+    }
+
+    @Test func aCellThatOutlivedItsRegistryIsLetGo() throws {
+        let kept: TitleCell
+        do {
+            let registry = ReuseRegistry()
+            try registry.register(TitleCell.self)
+            kept = try TableView(registry: registry).dequeueReusableCell(TitleCell.self, for: origin)
+        }
+        let registry = ReuseRegistry()
+        try registry.register(TitleCell.self)
+        let tableView = TableView(registry: registry)
+        _ = try tableView.dequeueReusableCell(TitleCell.self, for: origin)
+        tableView.recycle(kept)
+        #expect(try tableView.dequeueReusableCell(TitleCell.self, for: origin) !== kept)
+    }
+
     @Test func selectionBaseIsKept() {
         #expect(TableView(registry: ReuseRegistry(), selectionBase: "/people").selectionBase == "/people")
         #expect(TableView(registry: ReuseRegistry()).selectionBase == nil)

@@ -19,6 +19,7 @@ final class HTMLListBody: ListBody {
     private let links: PageLinks
     private let site: SiteLayout
     private var renderer: TableRenderer
+    private let style: TableStyle
     private var stage = Stage.head
 
     init(
@@ -31,7 +32,8 @@ final class HTMLListBody: ListBody {
         self.page = page
         self.links = links
         self.site = site
-        renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window)
+        style = controller.style
+        renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window, style: style)
     }
 
     /// The type of the last controller found not to be a ``SearchableController``: the cast
@@ -61,8 +63,13 @@ final class HTMLListBody: ListBody {
             case .head:
                 if format == .page { writePageHead(into: &html) }
                 stage = isLoadingPlaceholder ? .tail : .table
+                // The fragment's sections are `<tbody>`s, which "Load more" adds to the page's table.
+                if stage == .table, format == .page, let columns = style.columns {
+                    ColumnsTable.writeOpening(columns, title: route.title, into: &html)
+                }
             case .table:
                 if try !renderer.render(into: &html, pausingAt: limit) { return false }
+                if format == .page, style.columns != nil { ColumnsTable.writeClosing(into: &html) }
                 stage = .tail
             case .tail:
                 Pager.write(page, links: links, paging: route.paging, into: &html)
@@ -110,6 +117,7 @@ final class HTMLListBody: ListBody {
             html.attribute("value", searchable.searchTerm)
             html.raw("> <button type=\"submit\">Search</button></form>\n")
         }
+        controller.renderTableHeader(into: &html)
     }
 }
 

@@ -84,8 +84,8 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.href, into: &html, listName: route.listName,
-            infiniteScroll: route.infiniteScroll)
+            title: route.title, currentPath: route.href, into: &html, mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
+            listName: route.listName, infiniteScroll: route.infiniteScroll)
         html.element("h1", text: route.title)
         html.raw("\n")
         switch controller.action {

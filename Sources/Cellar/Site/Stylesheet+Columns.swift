@@ -5,7 +5,7 @@ extension SiteAssets {
     static let columnsStylesheet = #"""
         /* The columns layout: one table, its header row kept in view, its first column pinned while
            the table scrolls sideways; long values clipped (the row's page has them whole). */
-        main:has(.table-scroll) { max-width: 1280px; }
+        main.columns-view { max-width: 1280px; }
         .table-scroll {
           overflow: auto; max-height: 85vh; margin: 0 0 8px;
           background: var(--card); border-radius: var(--radius);

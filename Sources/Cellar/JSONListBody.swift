@@ -46,6 +46,8 @@ final class JSONListBody: ListBody {
             switch stage {
             case .head:
                 writeHead(into: &sink.writer)
+                sink.writeListMembers()
+                writeHeadEnd(into: &sink.writer)
                 stage = .sections
             case .sections:
                 if try !walk.walk(into: &sink, pausingAt: limit) { return false }
@@ -73,6 +75,9 @@ final class JSONListBody: ListBody {
             json.member("message", alert.message)
             json.raw("}")
         }
+    }
+
+    private func writeHeadEnd(into json: inout JSONWriter) {
         json.raw(",")
         json.pageMembers(page, links: links)
         json.member("sections")

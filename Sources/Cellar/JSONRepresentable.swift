@@ -23,4 +23,11 @@ public protocol JSONRepresentable {
 /// list checks for it once per response. Return false for a row without an item.
 public protocol JSONItemWriting: TableController {
     func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool
+    /// Writes members of the list's own beside its rows, each as `,"name":value` (a database
+    /// list's `facets`), after `list` and before `meta`. None by default.
+    func writeListMembers(into json: inout JSONWriter)
+}
+
+extension JSONItemWriting {
+    public func writeListMembers(into json: inout JSONWriter) {}
 }

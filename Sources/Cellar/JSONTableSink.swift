@@ -26,6 +26,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     /// without copying the controller out of an (optional) existential.
     private let writesItems: Bool
     private let writeItem: (IndexPath, inout JSONWriter) -> Bool
+    /// The controller, when it writes its items and its own members of the list
+    /// (``JSONItemWriting/writeListMembers(into:)``).
+    private let itemWriting: (any JSONItemWriting)?
     /// The cells the rows name are checked against it, as the page's dequeuing checks them.
     private let registry: ReuseRegistry
     private var sectionsWritten = 0
@@ -45,9 +48,11 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         if let direct = controller as? any JSONItemWriting {
             writesItems = true
             writeItem = Self.itemWriter(direct)
+            itemWriting = direct
         } else {
             writesItems = false
             writeItem = { _, _ in false }
+            itemWriting = nil
         }
         self.registry = registry
     }
@@ -57,6 +62,11 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     }
 
     var byteCount: Int { writer.count }
+
+    /// Writes the controller's own members of the list into the writer.
+    mutating func writeListMembers() {
+        itemWriting?.writeListMembers(into: &writer)
+    }
 
     mutating func openSection(_ section: TableWalk.Section) {
         if sectionsWritten > 0 { writer.raw(",") }

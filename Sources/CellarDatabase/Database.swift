@@ -20,6 +20,9 @@ public final class Database: Sendable {
     let engine: Engine
     let version = DatabaseVersion()
     let counts = CountCache()
+    /// Facets' counts, and which columns to suggest as facets, by query, per version of the data.
+    let facets = VersionedCache<Facet>()
+    let suggestedFacets = VersionedCache<[Int]>(capacity: 256)
 
     /// Where the connections come from.
     enum Engine: Sendable {
@@ -116,17 +119,21 @@ public final class Database: Sendable {
     /// PostgreSQL `REPEATABLE READ, READ ONLY` one), within the query time limit: a count and the
     /// page it numbers agree. A query stopped by the limit, a database busy past it or one that
     /// cannot be reached is a 503 with `Retry-After`.
-    func read<T>(_ body: (any DatabaseReader) throws -> T) throws -> T {
+    ///
+    /// - Parameter timeLimit: seconds the read may take, when less than the query time limit (a
+    ///   facet's share of its request's budget).
+    func read<T>(timeLimit: Double? = nil, _ body: (any DatabaseReader) throws -> T) throws -> T {
+        let timeLimit = min(timeLimit ?? options.timeLimit, options.timeLimit)
         switch engine {
         case .sqlite(let pool):
-            return try reading(pool) { connection in
-                try connection.withDeadline(seconds: options.timeLimit) {
+            return try reading(pool, timeLimit: timeLimit) { connection in
+                try connection.withDeadline(seconds: timeLimit) {
                     try connection.read { try body(connection) }
                 }
             }
         case .postgres(let pool):
-            let deadline = PostgresDeadline.seconds(options.timeLimit)
-            return try Self.answering(options.timeLimit) {
+            let deadline = PostgresDeadline.seconds(timeLimit)
+            return try Self.answering(timeLimit) {
                 try pool.withConnection(deadline: deadline) { connection in
                     let reader = PostgresReader(connection: connection, deadline: deadline)
                     try reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -143,11 +150,11 @@ public final class Database: Sendable {
         }
     }
 
-    private func reading<T>(_ pool: ConnectionPool, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    private func reading<T>(_ pool: ConnectionPool, timeLimit: Double? = nil, _ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try pool.withConnection(body)
         } catch let error as DatabaseError where error.isInterrupted {
-            throw Self.overTimeLimit(options.timeLimit)
+            throw Self.overTimeLimit(timeLimit ?? options.timeLimit)
         } catch let error as DatabaseError where error.isBusy || error.isCantOpen {
             throw Self.unavailable
         }

@@ -15,6 +15,7 @@ import Yams
 ///     sort: [-price]                      # the default order
 ///     page_size: 50
 ///     layout: columns                     # rows as a table (default), or cells
+///     facets: [status, category_id]       # each column's most common values, counted above the list
 ///     sections: category_id               # rows grouped by a column: header and count
 ///     cells:                              # the cell provider, as data
 ///       column: status
@@ -44,6 +45,8 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public var search: Search?
         /// How rows are laid out; nil: columns, unless the table has cell rules or an app's cells.
         public var layout: Layout?
+        /// Columns whose values are counted above the list, as `facet=` asks.
+        public var facets: [String] = []
         public init() {}
     }
 
@@ -221,7 +224,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             let keys = try mapping(
                 node, key: key,
                 allowed: [
-                    "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout",
+                    "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout", "facets",
                 ])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
@@ -234,6 +237,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             if let value = keys["sort"] { table.sort = try strings(value, key: key + ".sort") }
             if let value = keys["page_size"] { table.pageSize = try positiveInteger(value, key: key + ".page_size") }
             if let value = keys["sections"] { table.sections = try string(value, key: key + ".sections") }
+            if let value = keys["facets"] { table.facets = try strings(value, key: key + ".facets") }
             if let value = keys["layout"] {
                 let name = try string(value, key: key + ".layout")
                 guard let layout = Layout(rawValue: name) else { throw fail(value, key + ".layout", "expected cells or columns") }

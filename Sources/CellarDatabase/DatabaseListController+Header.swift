@@ -51,6 +51,7 @@ extension DatabaseListController {
         html.raw(">CSV</a></p>\n")
         writeChips(into: &html)
         html.raw("</div>\n")
+        writeFacets(into: &html)
     }
 
     // MARK: The status line

@@ -21,13 +21,21 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     public let contentVersion: String?
     /// The list with the filter form's fields turned into a filter, when the request came from it.
     private let filterFormTarget: String?
+    let facetRequest: FacetRequest
+    /// The facets asked for, counted with the page.
+    private(set) var facets: [Facet] = []
+    /// Columns to offer as facets.
+    private(set) var suggestedFacets: [Int] = []
+    /// The version of the data the page was read at: SQLite's ``contentVersion``, or PostgreSQL's
+    /// snapshot; what counts and facets are kept by.
+    private var dataVersion: String?
 
     /// The page, once fetched (empty before).
     private(set) var page: PageRows
     private var hasNextPage = false
-    private var count = CountCache.Count(rows: 0, isExact: true)
+    private var count = RowCount(rows: 0, isExact: true)
     /// The page's sections when rows are grouped: each one's rows and its value; one section otherwise.
-    private var sections: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
+    private var sections: [(rows: Range<Int>, value: DatabaseValue, count: RowCount)] = []
 
     init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext) throws {
         self.list = list
@@ -35,6 +43,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         self.database = database
         self.context = context
         query = try TableQuery(list: list, context: context)
+        facetRequest = try FacetRequest(list: list, context: context)
         page = PageRows(
             list: list, rows: FetchedRows(columnCount: 0), firstRow: 0, linkLabels: [], linkBases: lists.linkBases[list.schema.name] ?? [])
         filterFormTarget = try Self.filterFormTarget(list: list, context: context)
@@ -78,10 +87,13 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             hasNextPage = rows.count > limit
             if hasNextPage { rows.removeLastRow() }
             let countVersion = try contentVersion ?? connection.snapshotVersion()
+            dataVersion = countVersion
             count = try countRows(query.countSQL(cap: database.options.countLimit), connection, version: countVersion)
             page = try pageRows(rows, connection)
             try groupSections(connection, countVersion: countVersion)
         }
+        facets = try countFacets(facetRequest, version: dataVersion)
+        if list.hasKey { suggestedFacets = suggestFacets(excluding: facetRequest.columns, version: dataVersion) }
     }
 
     private func newRows(expected: Int) -> FetchedRows {
@@ -102,13 +114,13 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     /// cache at this version of the data: SQLite's ``contentVersion``, or PostgreSQL's snapshot
     /// (``DatabaseReader/snapshotVersion()``), so that a list is counted again only after a write.
     private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader, version: String?)
-        throws -> CountCache.Count
+        throws -> RowCount
     {
         let key = CountCache.Key(sql: counting.sql, bindings: counting.bindings)
-        if let version, let known = database.counts.count(for: key, version: version) { return known }
+        if let version, let known = database.counts.value(for: key, version: version) { return known }
         let counted = try connection.integer(counting.sql, counting.bindings)
         let cap = database.options.countLimit
-        let result = CountCache.Count(rows: min(counted, cap), isExact: counted <= cap)
+        let result = RowCount(rows: min(counted, cap), isExact: counted <= cap)
         if let version { database.counts.store(result, for: key, version: version) }
         return result
     }
@@ -122,7 +134,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             sections = [(0..<rows.count, .null, count)]
             return
         }
-        var result: [(rows: Range<Int>, value: DatabaseValue, count: CountCache.Count)] = []
+        var result: [(rows: Range<Int>, value: DatabaseValue, count: RowCount)] = []
         var start = 0
         var value = rows.databaseValue(row: 0, column: column)
         for row in 1...rows.count {

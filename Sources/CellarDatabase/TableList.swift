@@ -15,6 +15,8 @@ final class TableList: Sendable {
     var columns: [ColumnSchema] { schema.columns }
     /// The columns a row shows, in order (all of them unless configured).
     let shownColumns: [Int]
+    /// The columns whose values are counted above the list (configured `facets`).
+    let facetColumns: [Int]
     /// The columns in the order the columns layout shows them: the title column, then the other
     /// shown columns.
     let columnOrder: [Int]
@@ -142,6 +144,15 @@ final class TableList: Sendable {
         } else {
             titleColumn = Self.titleColumn(of: schema)
         }
+        var facetColumns: [Int] = []
+        for name in configuration?.facets ?? [] {
+            let index = try column(name, key + ".facets")
+            if !facetColumns.contains(index) { facetColumns.append(index) }
+        }
+        guard facetColumns.count <= FacetRequest.maximumFacets else {
+            throw file.error(key + ".facets", "at most \(FacetRequest.maximumFacets) facets a table (this one has \(facetColumns.count))")
+        }
+        self.facetColumns = facetColumns
         let title = titleColumn
         columnOrder = [title] + shown.filter { $0 != title }
         var sort: [SortKey] = []

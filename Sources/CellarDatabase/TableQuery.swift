@@ -282,6 +282,18 @@ struct TableQuery {
         )
     }
 
+    /// The SELECT of a facet: the column's values among the rows the filters and search keep, and
+    /// how many rows hold each, the most common first (ties in the column's own order, NULL as its
+    /// smallest value); one more than `size`, to learn whether there are more.
+    func facetSQL(column: Int, size: Int) -> (sql: String, bindings: [DatabaseValue]) {
+        let expression = list.comparable(column)
+        let tieBreak = list.dialect.orderTerm("1", ascending: true, notNull: list.columns[column].notNull)
+        return (
+            "SELECT \(expression), count(*) FROM \(list.quotedName)\(whereClause([])) GROUP BY \(expression) ORDER BY 2 DESC, \(tieBreak) LIMIT ?",
+            bindings + [.integer(Int64(size) + 1)]
+        )
+    }
+
     /// A value shown in a message: at most 80 characters.
     static func shown(_ value: String) -> String {
         value.count > 80 ? String(value.prefix(80)) + "…" : value

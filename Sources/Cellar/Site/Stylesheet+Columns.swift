@@ -24,7 +24,7 @@ extension SiteAssets {
         .columns tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; background: var(--card); font-weight: 600; }
         .columns thead th:first-child { left: 0; z-index: 3; }
         .columns .num { text-align: right; font-variant-numeric: tabular-nums; }
-        .columns .null, .fields .null, .columns .empty { color: var(--text-2); font-style: italic; }
+        .columns .null, .fields .null, .columns .empty, .facet .null, .facet .empty { color: var(--text-2); font-style: italic; }
         .columns a.sort { color: inherit; text-decoration: none; display: inline-flex; gap: 4px; align-items: baseline; }
         .columns a.sort:hover { text-decoration: underline; }
         .columns th[aria-sort] { color: var(--text); }
@@ -68,6 +68,20 @@ extension SiteAssets {
         }
         .chip a:hover { background: var(--card-hover); }
         .chips .clear { display: inline-flex; align-items: center; min-height: 32px; font-size: 0.875rem; }
+        /* Facets: each column's most common values, a value a link that filters by it. */
+        .facets { display: flex; flex-wrap: wrap; gap: 12px; margin: 0 0 16px; }
+        .facet { flex: 1 1 200px; max-width: 320px; padding: 8px 12px; background: var(--card); border-radius: var(--radius); font-size: 0.9375rem; }
+        .facet h2 { display: flex; align-items: center; justify-content: space-between; margin: 0 0 4px; font-size: 0.8125rem; font-weight: 600; color: var(--text-2); text-transform: uppercase; letter-spacing: 0.04em; }
+        .facet-remove { display: inline-flex; align-items: center; justify-content: center; min-width: 28px; min-height: 28px; text-decoration: none; color: var(--text-2); }
+        .facet ul { margin: 0; padding: 0; list-style: none; max-height: 16em; overflow: auto; }
+        .facet li { display: flex; justify-content: space-between; gap: 8px; padding: 3px 0; }
+        .facet li a { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .facet li.selected a { font-weight: 700; }
+        .facet li.selected a::before { content: "✓ "; }
+        .facet .count { color: var(--text-2); font-variant-numeric: tabular-nums; }
+        .facet-note, .suggested-facets { margin: 4px 0 0; font-size: 0.8125rem; color: var(--text-2); }
+        .suggested-facets { flex-basis: 100%; }
+
         @media (max-width: 480px) {
           .columns th, .columns td { max-width: 14em; padding: 8px 10px; }
           .columns tbody th[scope="row"], .columns thead th:first-child { max-width: 42vw; }

@@ -9,8 +9,8 @@ extension App {
     /// first page and its last (so a cell provider that fails only further down is found too when
     /// it fails there). A list mounted without a title takes its controller's; a controller whose
     /// title differs from the one its list was mounted with is reported as a warning. What lies
-    /// between the first and the last page is not checked here: a provider that fails there fails
-    /// that page (a 500), and the log says so. Call it before ``makeRouter()``;
+    /// between the first and the last page is not checked here: a row whose cell fails there is
+    /// served as an error cell (``RowErrorHandling``), logged and counted. Call it before ``makeRouter()``;
     /// ``run(siteName:version:arguments:_:)`` does.
     public func validate() throws {
         let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }

@@ -250,6 +250,8 @@ public final class App: @unchecked Sendable {
         /// The size of a streamed list's chunks.
         let streamChunkSize: Int
         let logger: Logger
+        /// Where a row shown as an error cell is counted.
+        let metrics: CellarMetrics
         /// Whether a 500's page tells the error (``App/development``).
         let showsErrorDetails: Bool
         /// ``App/watchers``.
@@ -278,7 +280,7 @@ public final class App: @unchecked Sendable {
         return Snapshot(
             registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
-            streamChunkSize: streamChunkSize, logger: logger,
+            streamChunkSize: streamChunkSize, logger: logger, metrics: metrics,
             showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)
     }
 

@@ -91,7 +91,7 @@ public final class App: @unchecked Sendable {
     /// any, `serve` answers through a ``DeferredStart`` until they are mounted.
     public internal(set) var deferredMounts: [DeferredMount] = []
     private var index: (path: String, title: String)?
-    /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:_:)``): each made when the router
+    /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:handler:)``): each made when the router
     /// is, from what a request needs of the app then (the site's frame is complete only once every list is mounted).
     var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []
     /// ``use(_:)``'s middleware, outermost first, inside ``crossOriginProtection``.
@@ -184,7 +184,7 @@ public final class App: @unchecked Sendable {
     }
 
     /// Adds a route of your own: `handler` answers `method` on `pattern` with a whole ``Response``
-    /// of its making (for a page in the site's frame, see ``page(_:title:_:_:)``). Route parameters
+    /// of its making (for a page in the site's frame, see ``page(_:title:_:handler:)``). Route parameters
     /// (`/recipes/:id`) are in `request.parameters`; an ``HTTPError`` thrown becomes the site's error
     /// page, or JSON for a client that asked for it.
     public func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
@@ -193,7 +193,9 @@ public final class App: @unchecked Sendable {
 
     // MARK: Serving
 
-    /// The router: static files, `/healthz`, `/readyz`, `/metrics`, every list and its JSON and detail routes.
+    /// The router: static files, `/healthz`, `/readyz`, `/metrics`, every list and its JSON and
+    /// detail routes, and the app's pages and routes. Without the middleware: a server answers
+    /// through ``makeResponder()``.
     public func makeRouter() -> Router {
         var router = Router()
         let snapshot = snapshot()

@@ -276,11 +276,14 @@ public final class App: @unchecked Sendable {
         }
         seed.combine(registry.prototypeFingerprint)
         seed.combine(layout.fingerprint)
+        // The footer's links to /healthz and /metrics are on the page in development only.
+        if showsErrorDetails { seed.combine("development") }
         let home =
             index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) }
             ?? lists.first.map { (label: $0.title, path: $0.href) }
         return Snapshot(
-            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
+            registry: registry,
+            site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger, metrics: metrics,
             showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)

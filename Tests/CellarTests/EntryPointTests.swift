@@ -180,6 +180,13 @@ import Testing
         let second = try RunningApp(["--host", "127.0.0.1", "--port", String(port)])
         #expect(try second.waitForExit() == 70)
         #expect(second.log.contains("cannot start"))
+        // Said as the other start-up errors are, on a line of its own (standard error).
+        let said = second.log.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(
+            said == [
+                "Error: Cannot start: Could not listen on 127.0.0.1:\(port): Address already in use (another process listens there: stop it, or choose another port with --port or PORT)"
+            ],
+            "\(second.log)")
         kill(first.process.processIdentifier, SIGTERM)
         #expect(try first.waitForExit() == 0)
     }

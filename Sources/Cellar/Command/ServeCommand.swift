@@ -117,7 +117,14 @@ struct ServeCommand: AppSubcommand {
             signals = try StopSignals.install()
             try server.start()
         } catch {
+            // In the log for the operator's records, and said as every other start-up error is:
+            // a port in use is what a new user meets first.
             logger.critical("cannot start", metadata: ["error": "\(error)", "host": "\(host)", "port": "\(port)"])
+            var hint = ""
+            if case ServerError.bindFailed(_, _, let reason) = error, reason.contains("in use") {
+                hint = " (another process listens there: stop it, or choose another port with --port or PORT)"
+            }
+            writeToStandardError("Error: Cannot start: \(error)\(hint)\n")
             throw ExitCode(70)
         }
         logger.info(

@@ -252,8 +252,8 @@ public final class App: @unchecked Sendable {
         /// The size of a streamed list's chunks.
         let streamChunkSize: Int
         let logger: Logger
-        /// Where a row shown as an error cell is counted.
-        let metrics: CellarMetrics
+        /// Where a row shown as an error cell is logged and counted, shared by every response's reporter.
+        let rowErrorLog: RowErrorReporter.Log
         /// Whether a 500's page tells the error (``App/development``).
         let showsErrorDetails: Bool
         /// ``App/watchers``.
@@ -285,7 +285,8 @@ public final class App: @unchecked Sendable {
             registry: registry,
             site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
-            streamChunkSize: streamChunkSize, logger: logger, metrics: metrics,
+            streamChunkSize: streamChunkSize, logger: logger,
+            rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),
             showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)
     }
 

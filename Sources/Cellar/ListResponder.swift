@@ -39,7 +39,7 @@ struct ListResponder: Sendable {
         if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
         let (layout, page, links) =
             try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
-        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, app: app)
+        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: app.rowErrorLog)
         let body = makeBody(
             format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors)
 

@@ -8,32 +8,46 @@ import TableKit
 /// (`cellar_row_errors_total`). In development (``App/showsErrorDetails``) the row shows the error.
 ///
 /// One per response, made only for serving: ``App/validate()`` renders without one, so a cell
-/// that fails on a list's first or last page still stops the start.
+/// that fails on a list's first or last page still stops the start. It holds little (the app's
+/// part is one shared ``Log``): it is made for every list response, and nearly always unused.
 final class RowErrorReporter: RowErrorHandling {
-    let requestID: String
-    private let route: ListRoute
-    private let controller: any TableController
-    private let app: App.Snapshot
+    /// What every response's reporter shares: made once with the app's snapshot.
+    final class Log: Sendable {
+        let logger: Logger
+        let metrics: CellarMetrics
+        let showsErrorDetails: Bool
 
-    init(request: Request, route: ListRoute, controller: any TableController, app: App.Snapshot) {
+        init(logger: Logger, metrics: CellarMetrics, showsErrorDetails: Bool) {
+            self.logger = logger
+            self.metrics = metrics
+            self.showsErrorDetails = showsErrorDetails
+        }
+    }
+
+    let requestID: String
+    private let listPath: String
+    private let controller: any TableController
+    private let log: Log
+
+    init(request: Request, route: ListRoute, controller: any TableController, log: Log) {
         requestID = request.id
-        self.route = route
+        listPath = route.path
         self.controller = controller
-        self.app = app
+        self.log = log
     }
 
     func messageForFailedRow(at indexPath: IndexPath, error: any Error) -> String {
         let identifier = controller.identifier(forRowAt: indexPath)
-        app.logger.error(
+        log.logger.error(
             "row failed",
             metadata: [
-                "request_id": "\(requestID)", "list": "\(route.path)", "row": "\(identifier)",
+                "request_id": "\(requestID)", "list": "\(listPath)", "row": "\(identifier)",
                 "index_path": "\(indexPath.section).\(indexPath.row)", "error": "\(String(describing: error))",
                 "error_type": "\(String(reflecting: type(of: error)))",
             ])
-        app.metrics.countRowError()
+        log.metrics.countRowError()
         var message = "This row could not be shown (request \(requestID))."
-        if app.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
+        if log.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
         return message
     }
 }

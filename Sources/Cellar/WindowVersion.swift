@@ -44,7 +44,7 @@ struct WindowVersion: Sendable {
         query.removeAll { $0.name.hasPrefix("_") || $0.name.hasPrefix("utm_") }
         let links = PageLinks(path: format == .json ? route.jsonHref : route.href, query: query, page: page)
         // A row that fails is an error cell in the watched window, as on the page.
-        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, app: responder.app)
+        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: responder.app.rowErrorLog)
         do {
             var version: WindowVersion
             if format == .json {

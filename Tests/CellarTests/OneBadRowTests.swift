@@ -105,6 +105,37 @@ extension CellarHTTPTests {
             #expect(String(decoding: tail, as: UTF8.self).contains("</html>"))
         }
 
+        /// LiveListTests' names, a row named "broken" under an identifier nobody registered.
+        struct BreakableController: TableController {
+            let rows: [(id: String, name: String)]
+            func numberOfRows(inSection section: Int) -> Int { rows.count }
+            func identifier(forRowAt indexPath: IndexPath) -> String { rows[indexPath.row].id }
+            func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+                let name = LiveListTests.Name(rows[indexPath.row].name)
+                if name.text == "broken" { return DataCellProvider(prototype: "Missing", for: indexPath, data: ["title": "no"]) }
+                return DataCellProvider(for: indexPath) { (cell: LiveListTests.NameCell) in cell.item = name }
+            }
+        }
+
+        @Test func aWatchedRowThatFailsIsSentAsAnErrorCell() throws {
+            let store = LiveListTests.Store(LiveListTests.letters)
+            let server = try TestServer { app in
+                try app.register(LiveListTests.NameCell.self)
+                app.list("/names", title: "Names") { _ in BreakableController(rows: store.current) }
+            }
+            let client = try EventStreamClient(port: server.port, target: "/names")
+            #expect(client.status == 200)
+            store.set([("a", "A"), ("b", "B"), ("x", "broken"), ("c", "C"), ("d", "D"), ("e", "E")])
+            server.app.listDidChange(at: "/names")
+            let batch = try TurboStream.parse(try LiveListTests.nextBatch(client).data)
+            #expect(batch.map(\.summary) == ["before row-c", "replace list-pager"])
+            let template = try #require(batch.first?.template)
+            #expect(
+                template.hasPrefix("<li class=\"cell cell-error\" id=\"row-x\"><p class=\"cell-error-message\">This row could not be shown (request ")
+            )
+            #expect(server.logs.waitForEntry { $0.message == "row failed" && $0.metadata["row"] == "x" } != nil)
+        }
+
         @Test func aListWhoseFirstPageHasABadRowStillStopsTheStart() throws {
             let app = App(publicDirectory: Repository.publicDirectory)
             try app.register(ThrowingCell.self)

@@ -41,11 +41,12 @@ public struct CrossOriginProtection: Middleware {
     public func refusal(of request: Request) -> HTTPError? {
         let method = request.method
         if method == .get || method == .head || method == .options { return nil }
+        // An empty field counts as none, as Go's `Header.Get` reads it.
         switch request.headers["Sec-Fetch-Site"] {
         case "same-origin", "none":
             return nil
-        case nil:
-            guard let origin = request.headers["Origin"] else { return nil }
+        case nil, "":
+            guard let origin = request.headers["Origin"], !origin.isEmpty else { return nil }
             if let host = Self.host(ofOrigin: origin), let requestHost = request.headers["Host"], host == requestHost { return nil }
             return isAllowedAnyway(request) ? nil : HTTPError(.forbidden, Self.oldBrowserMessage)
         case .some:

@@ -53,6 +53,13 @@ struct ListResponder: Sendable {
             let stream = ListStream(body: body, pending: storage, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
         }
+        // A page with an error cell is not kept: the fault may be gone by the next request, and its
+        // validator would answer 304 to it until the list changed. (A stream's head has gone out.)
+        if rowErrors.failures > 0 {
+            headers.remove(name: "ETag")
+            headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            return Response(status: .ok, headers: headers, body: .storage(storage))
+        }
         // No version: the bytes are the validator.
         if versionTag == nil, let notModified = ETag.validate(storage.withUnsafeBytes(ETag.of), headers: &headers, request: request) {
             return notModified

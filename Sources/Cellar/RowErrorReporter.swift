@@ -25,6 +25,8 @@ final class RowErrorReporter: RowErrorHandling {
     }
 
     let requestID: String
+    /// The rows reported so far: a response with any is not kept by caches.
+    private(set) var failures = 0
     private let listPath: String
     private let controller: any TableController
     private let log: Log
@@ -37,6 +39,7 @@ final class RowErrorReporter: RowErrorHandling {
     }
 
     func messageForFailedRow(at indexPath: IndexPath, error: any Error) -> String {
+        failures += 1
         let identifier = controller.identifier(forRowAt: indexPath)
         log.logger.error(
             "row failed",

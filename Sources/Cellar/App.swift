@@ -21,22 +21,29 @@ import TableKit
 ///
 /// Serve it with ``run(siteName:version:arguments:_:)``, which makes the app, calls a closure that
 /// registers cells and mounts lists like the lines above, checks it and serves it. To run the
-/// server yourself instead, ``makeRouter()`` freezes what the app holds into an immutable
-/// ``Router``; give a `Server` that router, ``errorRenderer`` and ``metrics``, and the app's
-/// ``bufferedResponseBytes`` in its configuration:
+/// server yourself instead, ``makeResponder()`` freezes what the app holds into an immutable
+/// ``Router`` inside the app's middleware; give a `Server` that responder, ``errorRenderer``,
+/// ``defaultHeaders`` and ``metrics``, and the app's ``bufferedResponseBytes`` in its configuration:
 ///
 /// ```swift
 /// let configuration = ServerConfiguration(
-///     port: 8080, errorRenderer: app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
-/// let server = Server(configuration: configuration, responder: app.makeRouter(), logger: logger, observer: app.metrics)
+///     port: 8080, defaultHeaders: app.defaultHeaders, errorRenderer: app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
+/// let server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger, observer: app.metrics)
 /// ```
-public final class App {
+///
+/// ## Sendable
+///
+/// Route and page handlers may capture the app (`app.listDidChange(at:)` after a POST changed a
+/// list). Set its properties while configuring it, before ``makeResponder()``: serving reads
+/// them from many threads at once and takes no lock, so a handler calls its methods but sets
+/// none of its properties.
+public final class App: @unchecked Sendable {
     /// Every cell the lists can dequeue.
     public let registry: ReuseRegistry
     /// Where `prototypes/` and `layout.html` live; served under `/static/`, where its `app.css`, `app.js` or `favicon.svg` replace the built-in ones.
     public let publicDirectory: String
     /// The lists, in the order they were mounted.
-    public private(set) var lists: [ListRoute] = []
+    public internal(set) var lists: [ListRoute] = []
     public var siteName: String
     public let metrics: CellarMetrics
     public var logger: Logger
@@ -84,7 +91,20 @@ public final class App {
     /// any, `serve` answers through a ``DeferredStart`` until they are mounted.
     public internal(set) var deferredMounts: [DeferredMount] = []
     private var index: (path: String, title: String)?
-    private var extraRoutes: [(HTTPMethod, String, Router.Handler)] = []
+    /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:handler:)``): each made when the router
+    /// is, from what a request needs of the app then (the site's frame is complete only once every list is mounted).
+    var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []
+    /// ``use(_:)``'s middleware, outermost first, inside ``crossOriginProtection``.
+    var middleware: [any Middleware] = []
+    /// Refuses requests that change something when they come from another site (see
+    /// ``CrossOriginProtection``): on by default, the outermost middleware. Set its
+    /// `trustedOrigins` to let another site of yours post here; nil turns the protection off.
+    public var crossOriginProtection: CrossOriginProtection? = CrossOriginProtection()
+    /// The headers every response gets unless it sets them itself (``ServerConfiguration/defaultHeaders``,
+    /// which `App.run` gives the server). Their `Content-Security-Policy` says `frame-ancestors
+    /// 'none'`: no page of the site can be shown in a frame of another (clickjacking); change the
+    /// policy here to allow it.
+    public var defaultHeaders = ServerConfiguration.securityHeaders
 
     public init(publicDirectory: String, siteName: String = "Cellar", logger: Logger = Logger(label: "cellar")) {
         self.publicDirectory = publicDirectory
@@ -143,7 +163,7 @@ public final class App {
     }
 
     /// The index as a list route, over the lists mounted so far.
-    private var indexRoute: ListRoute? {
+    var indexRoute: ListRoute? {
         guard let index else { return nil }
         let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary) }
         let version = ListIndexController.version(of: entries)
@@ -163,112 +183,19 @@ public final class App {
         watchers.listDidChange(at: path, changes)
     }
 
-    /// Adds a route of your own.
+    /// Adds a route of your own: `handler` answers `method` on `pattern` with a whole ``Response``
+    /// of its making (for a page in the site's frame, see ``page(_:title:_:handler:)``). Route parameters
+    /// (`/recipes/:id`) are in `request.parameters`; an ``HTTPError`` thrown becomes the site's error
+    /// page, or JSON for a client that asked for it.
     public func route(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
-        extraRoutes.append((method, pattern, handler))
+        extraRoutes.append((method, pattern, { _ in handler }))
     }
 
     // MARK: Serving
 
-    /// Checks what can be checked before serving, and settles each list's title.
-    ///
-    /// Every route pattern must be valid, and every list must render, as a page and as JSON, its
-    /// first page and its last (so a cell provider that fails only further down is found too when
-    /// it fails there). A list mounted without a title takes its controller's; a controller whose
-    /// title differs from the one its list was mounted with is reported as a warning. What lies
-    /// between the first and the last page is not checked here: a provider that fails there fails
-    /// that page (a 500), and the log says so. Call it before ``makeRouter()``;
-    /// ``run(siteName:version:arguments:_:)`` does.
-    public func validate() throws {
-        let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }
-        for pattern in listPatterns + extraRoutes.map(\.1) {
-            if let problem = Router.problem(withPattern: pattern) { throw StartupError.invalidRoutePattern(pattern, reason: problem) }
-        }
-        // Each list's first-page controller, made once: it settles the title and the pages to check.
-        var pagesToCheck: [String: [String]] = [:]
-        for index in lists.indices {
-            let route = lists[index]
-            let controller = try firstPageController(of: route)
-            pagesToCheck[route.path] = checkedPages(of: route, total: controller.totalNumberOfRows)
-            let controllerTitle = controller.title
-            if !route.hasTitleOfItsOwn, !controllerTitle.isEmpty {
-                lists[index].title = controllerTitle
-            } else if route.hasTitleOfItsOwn, !controllerTitle.isEmpty, controllerTitle != route.title {
-                logger.warning(
-                    "a list's controller has a title of its own; the list's title is shown everywhere",
-                    metadata: ["list": "\(route.path)", "title": "\(route.title)", "controller_title": "\(controllerTitle)"])
-            }
-        }
-        let responder = ListResponder(app: snapshot())
-        let audit = PrototypeTagAudit(registry: registry)
-        var checked = 0
-        for route in lists + (indexRoute.map { [$0] } ?? []) {
-            let targets = try pagesToCheck[route.path] ?? checkedPages(of: route, total: firstPageController(of: route).totalNumberOfRows)
-            for target in targets {
-                let request = try Request(target: target)
-                do {
-                    _ = try responder.renderWhole(request, route: route, format: .page)
-                    _ = try responder.renderWhole(request, route: route, format: .json)
-                    try checkRows(of: route, request: request, audit: audit)
-                } catch {
-                    throw StartupError.listDoesNotRender(path: target, reason: String(describing: error))
-                }
-            }
-            checked += 1
-        }
-        for warning in audit.warnings {
-            logger.warning(
-                "a prototype's tag is answered by no row's data",
-                metadata: [
-                    "prototype": "\(warning.identifier)", "file": "\(warning.file ?? "")", "line": "\(warning.line)",
-                    "column": "\(warning.column)", "tag": "\(warning.tag)", "detail": "\(warning)",
-                ])
-        }
-        if !audit.uncheckedPrototypes.isEmpty {
-            logger.info(
-                "prototypes no checked row uses: their tags were not checked",
-                metadata: ["prototypes": "\(audit.uncheckedPrototypes.joined(separator: ","))"])
-        }
-        logger.info(
-            "lists checked",
-            metadata: [
-                "lists": "\(checked)",
-                "checked": "the first and last page of each list, as HTML and JSON; other rows are checked when they are asked for",
-            ])
-    }
-
-    /// The controller for a list's first page, as a request without a query makes it.
-    private func firstPageController(of route: ListRoute) throws -> any TableController {
-        do {
-            let context = ListContext(request: Request(path: route.path), listPath: route.path, page: PageRequest(firstOf: route.paging))
-            return try route.makeController(context)
-        } catch {
-            throw StartupError.listDoesNotRender(path: route.path, reason: String(describing: error))
-        }
-    }
-
-    /// The targets that ``validate()`` renders for a list of `total` rows: its first page, and its
-    /// last when it has more than one.
-    private func checkedPages(of route: ListRoute, total: Int) -> [String] {
-        // An unpaged list is checked 50 rows at a time at each end, as its whole can be a million rows.
-        let first = route.paging == .unpaged ? "\(route.path)?limit=50" : route.path
-        let size = PageRequest(firstOf: route.paging).limit ?? 50
-        guard total > size else { return [first] }
-        return [first, "\(route.path)?offset=\(total - size)&limit=\(size)"]
-    }
-
-    /// Shows the page's rows to `audit` (which prototype tags their data answers).
-    private func checkRows(of route: ListRoute, request: Request, audit: PrototypeTagAudit) throws {
-        let pageRequest = try PageRequest(query: request.query, paging: route.paging)
-        let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
-        let page = Page(pageRequest, total: controller.totalNumberOfRows)
-        for row in page.window {
-            guard let indexPath = controller.indexPath(atFlatIndex: row) else { continue }
-            audit.record(controller.cellProvider(forRowAt: indexPath))
-        }
-    }
-
-    /// The router: static files, `/healthz`, `/readyz`, `/metrics`, every list and its JSON and detail routes.
+    /// The router: static files, `/healthz`, `/readyz`, `/metrics`, every list and its JSON and
+    /// detail routes, and the app's pages and routes. Without the middleware: a server answers
+    /// through ``makeResponder()``.
     public func makeRouter() -> Router {
         var router = Router()
         let snapshot = snapshot()
@@ -299,8 +226,8 @@ public final class App {
             router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
         }
-        for (method, pattern, handler) in extraRoutes {
-            router.on(method, pattern, handler)
+        for route in extraRoutes {
+            router.on(route.method, route.pattern, route.makeHandler(snapshot))
         }
         return router
     }
@@ -325,6 +252,8 @@ public final class App {
         /// The size of a streamed list's chunks.
         let streamChunkSize: Int
         let logger: Logger
+        /// Where a row shown as an error cell is logged and counted, shared by every response's reporter.
+        let rowErrorLog: RowErrorReporter.Log
         /// Whether a 500's page tells the error (``App/development``).
         let showsErrorDetails: Bool
         /// ``App/watchers``.
@@ -347,13 +276,17 @@ public final class App {
         }
         seed.combine(registry.prototypeFingerprint)
         seed.combine(layout.fingerprint)
+        // The footer's links to /healthz and /metrics are on the page in development only.
+        if showsErrorDetails { seed.combine("development") }
         let home =
             index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) }
             ?? lists.first.map { (label: $0.title, path: $0.href) }
         return Snapshot(
-            registry: registry, site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout),
+            registry: registry,
+            site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails),
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
+            rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),
             showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)
     }
 

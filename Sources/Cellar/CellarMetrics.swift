@@ -31,6 +31,7 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     private let cellsReused: CoreMetrics.Counter
     private let reusePools: CoreMetrics.Meter
     private let bytesAwaitingSend: CoreMetrics.Meter
+    private let rowErrors: CoreMetrics.Counter
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -48,7 +49,11 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
         cellsReused = CoreMetrics.Counter(label: "cellar_cells_reused_total", factory: factory)
         reusePools = CoreMetrics.Meter(label: "cellar_reuse_pools", factory: factory)
         bytesAwaitingSend = CoreMetrics.Meter(label: "http_response_buffered_bytes", factory: factory)
+        rowErrors = CoreMetrics.Counter(label: "cellar_row_errors_total", factory: factory)
     }
+
+    /// Counts a row shown as an error cell (``RowErrorReporter``): its cell could not be made.
+    func countRowError() { rowErrors.increment() }
 
     public func connectionOpened() { connectionsInFlight.increment() }
     public func connectionClosed() { connectionsInFlight.decrement() }

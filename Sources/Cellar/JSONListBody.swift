@@ -30,13 +30,16 @@ final class JSONListBody: ListBody {
     private var sink: JSONTableSink
     private var stage = Stage.head
 
-    init(route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks, registry: ReuseRegistry) {
+    init(
+        route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks, registry: ReuseRegistry,
+        rowErrors: RowErrorReporter?
+    ) {
         self.route = route
         self.controller = controller
         self.page = page
         self.links = links
         walk = TableWalk(controller: controller, layout: layout, window: page.window)
-        sink = JSONTableSink(route: route, controller: controller, registry: registry)
+        sink = JSONTableSink(route: route, controller: controller, registry: registry, rowErrors: rowErrors)
     }
 
     func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {

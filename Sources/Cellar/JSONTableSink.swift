@@ -31,6 +31,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     private let itemWriting: (any JSONItemWriting)?
     /// The cells the rows name are checked against it, as the page's dequeuing checks them.
     private let registry: ReuseRegistry
+    /// Told of a row whose cell cannot be named or whose item cannot be encoded, which is then
+    /// written as `{"id":…,"error":{"message":…,"requestID":…}}`; nil: the error stops the walk.
+    private let rowErrors: RowErrorReporter?
     private var sectionsWritten = 0
     private var rowsWrittenInSection = 0
     /// `,"cell":"Name","href":"/base/` (or `…"href":null`) for each cell met, made once per
@@ -42,8 +45,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     private var lastName = ""
     private var lastNamedMember: UnsafeRawBufferPointer?
 
-    init(route: ListRoute, controller: any TableController, registry: ReuseRegistry) {
+    init(route: ListRoute, controller: any TableController, registry: ReuseRegistry, rowErrors: RowErrorReporter? = nil) {
         self.route = route
+        self.rowErrors = rowErrors
         self.controller = controller
         if let direct = controller as? any JSONItemWriting {
             writesItems = true
@@ -82,20 +86,32 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         writer.raw("]}")
     }
 
-    /// `{"id":…,"cell":…,"href":…,"item":…}`, after a comma unless it is its section's first.
+    /// `{"id":…,"cell":…,"href":…,"item":…}`, after a comma unless it is its section's first; or
+    /// the row's error object when its cell or item fails and there is a ``RowErrorReporter``.
     mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
-        writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
-        try writeCellMember(of: provider)
-        // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
-        if route.hasDetail { writer.pathSegmentClosingString(identifier) }
-        if writesItems {
-            // No Encodable containers, no cast per row.
-            let mark = writer.count
-            writer.raw(",\"item\":")
-            if !writeItem(indexPath, &writer) { writer.truncate(to: mark) }
-        } else if let item = controller.item(forRowAt: indexPath) {
-            writer.member("item")
-            try encoder.encode(item, into: &writer)
+        let rowStart = writer.count
+        do {
+            writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
+            try writeCellMember(of: provider)
+            // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
+            if route.hasDetail { writer.pathSegmentClosingString(identifier) }
+            if writesItems {
+                // No Encodable containers, no cast per row.
+                let mark = writer.count
+                writer.raw(",\"item\":")
+                if !writeItem(indexPath, &writer) { writer.truncate(to: mark) }
+            } else if let item = controller.item(forRowAt: indexPath) {
+                writer.member("item")
+                try encoder.encode(item, into: &writer)
+            }
+        } catch {
+            guard let rowErrors else { throw error }
+            writer.truncate(to: rowStart)
+            let message = rowErrors.messageForFailedRow(at: indexPath, error: error)
+            writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
+            writer.string(after: ",\"error\":{\"message\":", message)
+            writer.string(after: ",\"requestID\":", rowErrors.requestID)
+            writer.raw("}")
         }
         writer.raw("}")
         rowsWrittenInSection += 1

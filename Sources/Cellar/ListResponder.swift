@@ -39,7 +39,9 @@ struct ListResponder: Sendable {
         if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
         let (layout, page, links) =
             try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
-        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
+        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: app.rowErrorLog)
+        let body = makeBody(
+            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
@@ -50,6 +52,13 @@ struct ListResponder: Sendable {
         guard finished else {
             let stream = ListStream(body: body, pending: storage, chunkSize: app.streamChunkSize)
             return Response(status: .ok, headers: headers, body: .stream(stream))
+        }
+        // A page with an error cell is not kept: the fault may be gone by the next request, and its
+        // validator would answer 304 to it until the list changed. (A stream's head has gone out.)
+        if rowErrors.failures > 0 {
+            headers.remove(name: "ETag")
+            headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+            return Response(status: .ok, headers: headers, body: .storage(storage))
         }
         // No version: the bytes are the validator.
         if versionTag == nil, let notModified = ETag.validate(storage.withUnsafeBytes(ETag.of), headers: &headers, request: request) {
@@ -176,7 +185,8 @@ struct ListResponder: Sendable {
         let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
         var headers = HTTPHeaders()
         let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
-        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links)
+        // No row error handler: a cell that fails stops the render, and the start with it.
+        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil)
         var bytes = ByteBuffer()
         // Bounded: validation renders at most a buffer's worth of each list.
         _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
@@ -188,13 +198,16 @@ struct ListResponder: Sendable {
     }
 
     private func makeBody(
-        format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks
+        format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
+        rowErrors: RowErrorReporter?
     ) -> any ListBody {
         switch format {
         case .json:
-            return JSONListBody(route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry)
+            return JSONListBody(
+                route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry, rowErrors: rowErrors)
         case .page, .fragment:
             let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.href : nil)
+            tableView.rowErrorHandler = rowErrors
             return HTMLListBody(
                 format: format, route: route, controller: controller, layout: layout, page: page, links: links, site: app.site,
                 tableView: tableView)

@@ -13,6 +13,9 @@ public struct SiteLayout: Sendable {
     public var home: (label: String, path: String)? { didSet { render() } }
     /// The template of the frame.
     public var layout: PageLayout { didSet { render() } }
+    /// Whether the footer links to `/healthz` and `/metrics`: for whoever develops the app
+    /// (``App/showsErrorDetails``, `--development`), not for its visitors.
+    public var linksStatusPages: Bool { didSet { render() } }
 
     /// A part of the frame: bytes the same on every page, or a slot filled for each page.
     private enum Piece: Sendable {
@@ -42,12 +45,13 @@ public struct SiteLayout: Sendable {
 
     public init(
         siteName: String = "Cellar", navigation: [(title: String, path: String)] = [], home: (label: String, path: String)? = nil,
-        layout: PageLayout = .standard
+        layout: PageLayout = .standard, linksStatusPages: Bool = false
     ) {
         self.siteName = siteName
         self.navigation = navigation
         self.home = home
         self.layout = layout
+        self.linksStatusPages = linksStatusPages
         render()
     }
 
@@ -96,7 +100,9 @@ public struct SiteLayout: Sendable {
             case .slot(.footer):
                 html.raw("<footer class=\"site-footer\"><p>Rendered by ")
                 html.text(siteName)
-                html.raw(" with recycled cells. <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a></p></footer>")
+                html.raw(" with recycled cells.")
+                if linksStatusPages { html.raw(" <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a>") }
+                html.raw("</p></footer>")
                 filled = .bytes(html.takeBytes())
             }
             if isAfterMain { Self.append(filled, to: &afterMain) } else { Self.append(filled, to: &beforeMain) }

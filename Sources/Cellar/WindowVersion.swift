@@ -43,16 +43,21 @@ struct WindowVersion: Sendable {
         var query = request.query
         query.removeAll { $0.name.hasPrefix("_") || $0.name.hasPrefix("utm_") }
         let links = PageLinks(path: format == .json ? route.jsonHref : route.href, query: query, page: page)
+        // A row that fails is an error cell in the watched window, as on the page.
+        let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: responder.app.rowErrorLog)
         do {
             var version: WindowVersion
             if format == .json {
                 version = try walked(
-                    walk, into: WindowVersionSink(page: JSONTableSink(route: route, controller: controller, registry: responder.app.registry)))
+                    walk,
+                    into: WindowVersionSink(
+                        page: JSONTableSink(route: route, controller: controller, registry: responder.app.registry, rowErrors: rowErrors)))
                 var json = JSONWriter()
                 json.pageMembers(page, links: links)
                 version.pager = json.takeBytes()
             } else {
                 let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
+                tableView.rowErrorHandler = rowErrors
                 version = try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView, style: controller.style)))
                 var html = HTMLWriter()
                 Pager.write(page, links: links, paging: route.paging, into: &html)

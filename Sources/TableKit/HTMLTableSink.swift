@@ -101,12 +101,21 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw(suffix)
     }
 
-    /// `<li class="cell …" id="row-…">`, the cell, `</li>` (`<tr …>…</tr>` in the columns layout).
+    /// `<li class="cell …" id="row-…">`, the cell, `</li>` (`<tr …>…</tr>` in the columns layout);
+    /// or, when the cell cannot be made and the table view has a ``TableView/rowErrorHandler``, the
+    /// row's error cell.
     @inline(__always) public mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
         // The selection is given to the cell once the identifier has been written, so that it can
         // take the identifier over instead of holding a copy.
         let identifier = consume identifier
-        let row = try provider.dequeueCell(from: tableView, selection: nil)
+        let row: DequeuedCell
+        do {
+            row = try provider.dequeueCell(from: tableView, selection: nil)
+        } catch {
+            try writeErrorRow(at: indexPath, error: error) { $0.pathSegment(identifier) }
+            return
+        }
+        let rowStart = html.count
         html.raw(columnCount == nil ? "<li" : "<tr")
         html.append(row.entry.rowAttributes)
         html.pathSegment(identifier)
@@ -117,8 +126,10 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         do {
             try provider.configureAndRender(row.cell, into: &html)
         } catch {
+            let idStart = rowStart + 3 + row.entry.rowAttributes.count
             tableView.recycle(row)
-            throw error
+            try replaceFailedRow(startingAt: rowStart, idStart: idStart, at: indexPath, error: error)
+            return
         }
         html.raw(columnCount == nil ? "</li>\n" : "</tr>\n")
         tableView.recycle(row)
@@ -130,5 +141,38 @@ extension HTMLTableSink {
     /// ``TableView/selectionBase``, laid out in `style`.
     public init(tableView: TableView, style: TableStyle = .cells) {
         self.init(html: HTMLWriter(), tableView: tableView, linkBase: tableView.selectionBase, columnCount: style.columns?.count)
+    }
+
+    /// Takes back what a row whose cell threw had written from `rowStart` on, and writes its error
+    /// cell instead, under the same id: the identifier as the opening had it, percent-encoded (so
+    /// it ends at the first quote). Without a handler, `error` stops the render.
+    private mutating func replaceFailedRow(startingAt rowStart: Int, idStart: Int, at indexPath: IndexPath, error: any Error) throws {
+        guard tableView.rowErrorHandler != nil else { throw error }
+        let written = html.bytes
+        let idEnd = written[idStart...].firstIndex(of: UInt8(ascii: "\"")) ?? idStart
+        html.truncate(to: rowStart)
+        try writeErrorRow(at: indexPath, error: error) { $0.unsafeRaw(bytes: written[idStart..<idEnd]) }
+    }
+
+    /// `<li class="cell cell-error" id="row-…"><p class="cell-error-message">…</p></li>` (in the
+    /// columns layout a `<tr>` whose one cell spans the columns), the message the table view's
+    /// handler gives; without a handler, `error` stops the render.
+    private mutating func writeErrorRow(at indexPath: IndexPath, error: any Error, writeID: (inout HTMLWriter) -> Void) throws {
+        guard let handler = tableView.rowErrorHandler else { throw error }
+        let message = handler.messageForFailedRow(at: indexPath, error: error)
+        html.raw(columnCount == nil ? "<li" : "<tr")
+        html.raw(" class=\"cell cell-error\" id=\"row-")
+        writeID(&html)
+        if let columnCount {
+            html.raw("\"><td colspan=\"")
+            html.text(columnCount)
+            html.raw("\"><p class=\"cell-error-message\">")
+            html.text(message)
+            html.raw("</p></td></tr>\n")
+        } else {
+            html.raw("\"><p class=\"cell-error-message\">")
+            html.text(message)
+            html.raw("</p></li>\n")
+        }
     }
 }

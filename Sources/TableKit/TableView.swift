@@ -16,6 +16,9 @@ public final class TableView {
     /// The path rows link to for their detail (`/people` → `/people/42`); nil: rows do not link.
     /// A ``TableRenderer`` reads it once, when it is made: a change applies to the next render.
     public var selectionBase: String?
+    /// Who is told of a row whose cell cannot be made, and writes it as an error cell instead (see
+    /// ``RowErrorHandling``); nil: such a row's error stops the render.
+    public var rowErrorHandler: (any RowErrorHandling)?
 
     public init(registry: ReuseRegistry, selectionBase: String? = nil) {
         self.registry = registry

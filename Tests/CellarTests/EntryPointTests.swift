@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -180,8 +181,28 @@ import Testing
         let second = try RunningApp(["--host", "127.0.0.1", "--port", String(port)])
         #expect(try second.waitForExit() == 70)
         #expect(second.log.contains("cannot start"))
+        // Said as the other start-up errors are, on a line of its own (standard error).
+        let said = second.log.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(
+            said == [
+                "Error: Cannot start: Could not listen on 127.0.0.1:\(port): Address already in use (another process listens there: stop it, or choose another port with --port or PORT)"
+            ],
+            "\(second.log)")
         kill(first.process.processIdentifier, SIGTERM)
         #expect(try first.waitForExit() == 0)
+    }
+
+    @Test func serveAnswersThroughTheMiddlewareWithTheAppsHeaders() throws {
+        let server = try RunningApp(["--host", "127.0.0.1", "--port", "0"])
+        let port = try server.waitForPort()
+        // POST /words has no route (a 405): a forged one is refused before routing.
+        let forged = try TestHTTPClient.send("POST", "/words", port: port, headers: [("Sec-Fetch-Site", "cross-site")], timeout: .seconds(30))
+        #expect(forged.status == 403)
+        #expect(try TestHTTPClient.send("POST", "/words", port: port, timeout: .seconds(30)).status == 405)
+        let page = try TestHTTPClient.send("GET", "/words", port: port, timeout: .seconds(30))
+        #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try server.waitForExit() == 0)
     }
 
     @Test func routesAndHealthcheckAreCommandsOfEveryApp() throws {

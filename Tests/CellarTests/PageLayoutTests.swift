@@ -1,4 +1,5 @@
 import Foundation
+import Showcase
 import TableKit
 import Testing
 
@@ -85,10 +86,26 @@ import Testing
         let head =
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Settings · Cellar</title>\n<link rel=\"stylesheet\" href=\"/static/app.css\">\n<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n<script src=\"/static/app.js\" defer></script>\n</head>\n<body>\n<a class=\"skip-link\" href=\"#main\">Skip to content</a>\n<header class=\"site-header\"><a class=\"brand\" href=\"/\">Cellar</a><nav aria-label=\"Lists\"><ul><li><a href=\"/\">Lists</a></li><li><a href=\"/people\">People</a></li><li><a href=\"/settings\" aria-current=\"page\">Settings</a></li>"
         let tail =
-            "<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>\n<footer class=\"site-footer\"><p>Rendered by Cellar with recycled cells. <a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a></p></footer>\n</body>\n</html>\n"
+            "<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>\n<footer class=\"site-footer\"><p>Rendered by Cellar with recycled cells.</p></footer>\n</body>\n</html>\n"
         #expect(page.hasPrefix(head))
         #expect(page.contains("</ul></nav></header>\n<main id=\"main\" class=\"table-view\" data-list=\"settings\">\n<h1>Settings</h1>"))
         #expect(page.hasSuffix(tail))
+    }
+
+    @Test func theFooterLinksHealthAndMetricsInDevelopmentOnly() throws {
+        let links = "<a href=\"/healthz\">Health</a> · <a href=\"/metrics\">Metrics</a>"
+        for target in ["/settings", "/settings/1", "/nowhere"] {
+            #expect(!(try TestServer.showcase(people: 10, listbench: 10, big: 10).get(target).text.contains(links)), "\(target)")
+        }
+        let development = try TestServer { app in
+            app.showsErrorDetails = true
+            try Showcase.install(in: app, peopleCount: 10, listbenchCount: 10, bigCount: 10)
+        }
+        for target in ["/settings", "/settings/1", "/nowhere"] {
+            #expect(
+                try development.get(target).text.contains(
+                    "<footer class=\"site-footer\"><p>Rendered by Cellar with recycled cells. \(links)</p></footer>"), "\(target)")
+        }
     }
 
     @Test(arguments: [

@@ -146,7 +146,7 @@ def page(title: str, body: str, main_class: str = "table-view", main_attrs: str 
 <h1>{e(title)}</h1>
 {body}
 </main>
-<footer class="site-footer"><p>Rendered by Cellar with recycled cells. <a href="/healthz">Health</a> · <a href="/metrics">Metrics</a></p></footer></body></html>
+<footer class="site-footer"><p>Rendered by Cellar with recycled cells.</p></footer></body></html>
 """
 
 

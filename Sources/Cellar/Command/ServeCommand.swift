@@ -103,9 +103,11 @@ struct ServeCommand: AppSubcommand {
         let configuration = ServerConfiguration(
             host: host, port: port, threads: threads, connectionLimit: maxConnections, perIPConnectionLimit: maxConnectionsPerIP,
             eventStreamLimit: maxWatchers, eventStreamsPerAddress: watchersPerIP,
-            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize,
+            connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, defaultHeaders: app.defaultHeaders,
             errorRenderer: deferred?.errorRenderer ?? app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
-        let responder: any HTTPResponder = if let deferred { deferred } else { app.makeRouter() }
+        // The middleware goes around the deferred start too: its answers meanwhile are refused or allowed as the router's.
+        let router: any HTTPResponder = if let deferred { deferred } else { app.makeRouter() }
+        let responder = app.middlewareChain(around: router)
         let server = Server(
             configuration: configuration, responder: responder, logger: logger, observer: app.metrics,
             accessLog: LineAccessLog(label: logger.label, format: format))
@@ -115,7 +117,14 @@ struct ServeCommand: AppSubcommand {
             signals = try StopSignals.install()
             try server.start()
         } catch {
+            // In the log for the operator's records, and said as every other start-up error is:
+            // a port in use is what a new user meets first.
             logger.critical("cannot start", metadata: ["error": "\(error)", "host": "\(host)", "port": "\(port)"])
+            var hint = ""
+            if case ServerError.bindFailed(_, _, let reason) = error, reason.contains("in use") {
+                hint = " (another process listens there: stop it, or choose another port with --port or PORT)"
+            }
+            writeToStandardError("Error: Cannot start: \(error)\(hint)\n")
             throw ExitCode(70)
         }
         logger.info(

@@ -236,6 +236,8 @@ extension SiteAssets {
         }
         .alert-warning { border-left-color: var(--warning); background: var(--warning-bg); }
         .alert-error { border-left-color: var(--error); background: var(--error-bg); }
+        .cell-error { background: var(--error-bg); color: var(--text); border-left: 4px solid var(--error); }
+        .cell-error-message { margin: 0; padding: 12px var(--pad); }
 
         /* Loading placeholder: a skeleton with a shimmer. */
         .loading {

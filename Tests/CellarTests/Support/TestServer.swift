@@ -102,8 +102,9 @@ final class TestServer: @unchecked Sendable {
         try configure(app)
         if validating { try app.validate() }
         let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, threads: threads, errorRenderer: app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
-        server = Server(configuration: configuration, responder: app.makeRouter(), logger: logs.logger, observer: app.metrics)
+            host: "127.0.0.1", port: 0, threads: threads, defaultHeaders: app.defaultHeaders, errorRenderer: app.errorRenderer,
+            bufferedResponseBytes: app.bufferedResponseBytes)
+        server = Server(configuration: configuration, responder: app.makeResponder(), logger: logs.logger, observer: app.metrics)
         try server.start()
     }
 

@@ -1,0 +1,37 @@
+import MicroHTTP
+
+extension App {
+    /// Adds `middleware` around every route of the app: lists, details, pages, routes of its own,
+    /// static files and `/healthz` alike.
+    ///
+    /// Middleware added first runs first (outermost), inside the app's ``crossOriginProtection``.
+    /// It sees the request before the route and the response after, and may answer alone: a
+    /// refused request, a redirect.
+    ///
+    /// ```swift
+    /// struct RequireMaintenanceKey: Middleware {
+    ///     func respond(to request: Request, next: (Request) throws -> Response) throws -> Response {
+    ///         guard request.method == .get || request.headers["X-Maintenance-Key"] == "open sesame" else {
+    ///             throw HTTPError(.serviceUnavailable, "Changes are paused for maintenance.")
+    ///         }
+    ///         return try next(request)
+    ///     }
+    /// }
+    /// app.use(RequireMaintenanceKey())
+    /// ```
+    public func use(_ middleware: some Middleware) {
+        self.middleware.append(middleware)
+    }
+
+    /// What the server answers through: ``makeRouter()`` inside the app's middleware.
+    public func makeResponder() -> any HTTPResponder {
+        middlewareChain(around: makeRouter())
+    }
+
+    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then what
+    /// ``use(_:)`` added); `responder` itself when there is none.
+    func middlewareChain(around responder: any HTTPResponder) -> any HTTPResponder {
+        let chain: [any Middleware] = (crossOriginProtection.map { [$0] } ?? []) + middleware
+        return chain.isEmpty ? responder : MiddlewareChain(chain, around: responder)
+    }
+}

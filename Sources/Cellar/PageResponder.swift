@@ -1,0 +1,53 @@
+import ByteWriters
+import Logging
+import MicroHTTP
+
+/// Answers an app's own page (``App/page(_:title:_:handler:)``): runs its handler and writes what it
+/// wrote inside the site's frame, with the status it returned.
+struct PageResponder: Sendable {
+    let path: String
+    let title: String
+    let handler: App.PageHandler
+    let app: App.Snapshot
+
+    func respond(to request: Request) throws -> Response {
+        var page = PageContent(title: title)
+        let status = try guarded(request) { try handler(request, &page) }
+        var headers = page.headers
+        // A redirect or an answer without content has no page to frame.
+        if (300..<400).contains(status.code) || status == .noContent || status == .notModified {
+            return Response(status: status, headers: headers, body: .empty)
+        }
+        if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "text/html; charset=utf-8") }
+        if !headers.contains("Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
+        var html = HTMLWriter(capacity: page.html.count + 4096)
+        app.site.writeHead(title: page.title, currentPath: path, into: &html, mainClass: "page-view")
+        html.element("h1", text: page.title)
+        html.raw("\n")
+        page.html.withUnsafeBytes { html.unsafeRaw(bytes: $0) }
+        html.raw("\n")
+        app.site.writeTail(title: page.title, currentPath: path, into: &html)
+        return Response(status: status, headers: headers, body: .storage(html.takeStorage()))
+    }
+
+    /// Runs the handler: an ``HTTPError`` passes through to the error page; any other error
+    /// becomes a 500 that says only that the server failed, logged with the request id (and, in
+    /// development, shown).
+    private func guarded<Result>(_ request: Request, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            app.logger.error(
+                "page failed",
+                metadata: [
+                    "request_id": "\(request.id)", "page": "\(path)", "error": "\(String(describing: error))",
+                    "error_type": "\(String(reflecting: type(of: error)))",
+                ])
+            var message = "The server failed to answer this request."
+            if app.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
+            throw HTTPError(.internalServerError, message)
+        }
+    }
+}

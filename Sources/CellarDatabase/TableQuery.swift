@@ -28,6 +28,8 @@ struct TableQuery {
     private(set) var conditions: [String] = []
     private(set) var bindings: [DatabaseValue] = []
     private(set) var order: [OrderTerm] = []
+    /// The filters and the search (`q`) as the request names them, which the cursor's signature holds.
+    private var filterItems: [(name: String, value: String)] = []
 
     /// The filter operators a parameter may end with.
     static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "icontains", "isnull"]
@@ -44,6 +46,7 @@ struct TableQuery {
         }
         for filter in filters { try addFilter(name: filter.name, value: filter.value) }
         if let term = context.searchTerm { try addSearch(term) }
+        filterItems = filters + (context.searchTerm.map { [(name: "q", value: $0)] } ?? [])
         try setOrder(context.sort)
     }
 
@@ -56,16 +59,11 @@ struct TableQuery {
             hash.combine(term.ascending ? "asc" : "desc")
         }
         // A list neither filtered nor searched signs its order alone, as cursors always did.
-        guard !conditions.isEmpty else { return hash.value }
-        for condition in conditions { hash.combine(condition) }
-        for value in bindings {
-            switch value {
-            case .null: hash.combine("null")
-            case .integer(let integer): hash.combine("i\(integer)")
-            case .real(let real): hash.combine("r\(real)")
-            case .text(let text): hash.combine("t" + text)
-            case .blob(let bytes): hash.combine(bytes: bytes)
-            }
+        guard !filterItems.isEmpty else { return hash.value }
+        // The filters and search as asked for, not their SQL: the same on every engine.
+        for item in filterItems {
+            hash.combine(item.name)
+            hash.combine(item.value)
         }
         return hash.value
     }

@@ -48,6 +48,18 @@ final class HTMLListBody: ListBody {
         return nil
     }
 
+    /// The same for ``ListHeaderWriting``.
+    private static let lastHeaderlessType = Atomic<UInt>(0)
+
+    /// `controller` as a ``ListHeaderWriting``, or nil when its type is not one.
+    static func headerWriting(_ controller: any TableController) -> (any ListHeaderWriting)? {
+        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: controller)))
+        if lastHeaderlessType.load(ordering: .relaxed) == type { return nil }
+        if let writing = controller as? any ListHeaderWriting { return writing }
+        lastHeaderlessType.store(type, ordering: .relaxed)
+        return nil
+    }
+
     private var isLoadingPlaceholder: Bool {
         if case .loading = controller.action, format == .page { return true }
         return false
@@ -110,7 +122,16 @@ final class HTMLListBody: ListBody {
             html.attribute("value", searchable.searchTerm)
             html.raw("> <button type=\"submit\">Search</button></form>\n")
         }
+        if let writing = Self.headerWriting(controller) { writing.writeListHeader(into: &html, listHref: route.href) }
     }
+}
+
+/// A controller that shows something of its own above its rows on the full page (not in the rows
+/// fragment, nor in JSON): a form that changes what the list shows, such as the SQL page's.
+public protocol ListHeaderWriting: TableController {
+    /// Writes the header's HTML, after the title, banner and search form. `listHref` is the list's
+    /// path as links write it (a form's `action`).
+    func writeListHeader(into html: inout HTMLWriter, listHref: String)
 }
 
 /// A list response body that can be written in steps.

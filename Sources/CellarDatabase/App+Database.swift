@@ -53,14 +53,16 @@ extension App {
             made.append(list)
         }
         let lists = DatabaseLists(made)
-        // Every summary (a count) before the first list is mounted: a database that goes away
-        // meanwhile leaves the app as it was, and a deferred mount can be tried again.
+        // Every summary (a count), and the SQL page's connections, before the first list is mounted:
+        // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
+        let queries = try queryRunner(for: database, configuration: configuration)
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
             mountList(list, lists: lists, summary: summary, database: database)
             mounted.append((list.schema.name, list.path))
         }
+        if let queries { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
         monitorChanges(of: database, lists: made)
         return mounted
@@ -94,6 +96,18 @@ extension App {
         mountList(list, lists: DatabaseLists([list]), database: database)
         monitorChanges(of: database, lists: [list])
         return path
+    }
+
+    /// The connections `/-/query` runs statements on, or nil when the SQL page is off (`--no-sql`,
+    /// ``App/databaseAllowsSQL``, or `sql: false` in the configuration) or the database is
+    /// PostgreSQL's, whose SQL page is not built yet.
+    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
+        guard databaseAllowsSQL, configuration.allowsSQL, case .sqlite = database.engine else { return nil }
+        do {
+            return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
+        } catch {
+            throw DatabaseOpenError(path: database.path, underlying: error)
+        }
     }
 
     /// A text-search configuration the YAML names is one PostgreSQL has: asked once here, rather
@@ -185,13 +199,18 @@ extension App {
     /// Paths the server answers itself, which no table may take.
     static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index", "index.json", "favicon.ico"]
 
+    /// Paths under `/-/` the server keeps for itself (the SQL page, canned queries), with their
+    /// twins: a table whose path would be one of them is at its hex path.
+    static let reservedDashPaths: Set<String> = Set(
+        ["/-/query", "/-/queries"].flatMap { [$0, $0 + ".json", $0 + ".csv"] })
+
     /// Each table's path: `/{name}`; `/-/{name}` for a name that would shadow another path or a
     /// list's `.json` or `.csv` twin; `/-/x/{hex of its UTF-8}` for a name a route cannot hold or a
     /// link would lose (`..` is removed from a URL before it is asked for), and for any name whose
     /// path or twins another table's already take. No two tables share a path or a twin.
     static func listPaths(for names: [String]) -> [String: String] {
         let all = Set(names)
-        var claimed = Set<String>()
+        var claimed = reservedDashPaths
         var paths: [String: String] = [:]
         func claims(_ path: String) -> [String] { [path, path + ".json", path + ".csv"] }
         // Plain names first: `/{name}` is what users expect, and what the others must step around.

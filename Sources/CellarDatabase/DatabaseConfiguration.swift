@@ -5,6 +5,7 @@ import Yams
 /// `shop.yaml`) or named by `--config`:
 ///
 /// ```yaml
+/// sql: false                              # no SQL page (/-/query); the default is true
 /// tables:
 ///   items:
 ///     title: Items in stock
@@ -69,6 +70,8 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     }
 
     public var tables: [String: Table] = [:]
+    /// Whether the database gets its SQL page, `/-/query` (`sql: false` turns it off).
+    public var allowsSQL = true
     /// Where the configuration came from, for messages.
     public var file: String?
     /// Each key's place in the file (`tables.items.sort` → line 4, column 5), for messages about
@@ -78,7 +81,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public init() {}
 
     public static func == (lhs: DatabaseConfiguration, rhs: DatabaseConfiguration) -> Bool {
-        lhs.tables == rhs.tables && lhs.file == rhs.file
+        lhs.tables == rhs.tables && lhs.allowsSQL == rhs.allowsSQL && lhs.file == rhs.file
     }
 
     /// Reads a configuration from YAML text.
@@ -94,7 +97,13 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         }
         guard let root else { return }
         var reader = Reader(file: file)
-        let top = try reader.mapping(root, key: "", allowed: ["tables"])
+        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql"])
+        if let node = top["sql"] {
+            guard let value = node.scalar?.string, value == "true" || value == "false" else {
+                throw reader.fail(node, "sql", "expected true or false (false turns /-/query off)")
+            }
+            allowsSQL = value == "true"
+        }
         for (name, node) in try reader.entries(top["tables"], key: "tables") {
             self.tables[name] = try reader.table(node, key: "tables.\(name)")
         }

@@ -1,0 +1,119 @@
+import ByteWriters
+import Cellar
+import MicroHTTP
+import TableKit
+
+/// `/-/query`: the result of one read-only SQL statement (`sql=`, in the URL or a form POST) as a
+/// list — its rows in ``DatabaseRowCell``s, its JSON and fragment as any list's — under a form to
+/// edit and run it again. Without a statement, the page is the form alone.
+///
+/// Pages by offset: the statement is run again for each page and the rows before it stepped over
+/// (``QueryRunner``), so a page costs what reaching it costs, within the query time limit. Without a
+/// ``contentVersion``: a statement may read the clock or `random()`, so a page's `ETag` is its bytes'.
+final class QueryListController: FetchedPageController, JSONItemWriting, ListHeaderWriting {
+    private let runner: QueryRunner
+    private let context: ListContext
+    private let defaultLimit: Int
+    /// The statement, as sent.
+    let sql: String
+    private var page: PageRows
+    private var hasMore = false
+    private var stoppedAtByteLimit = false
+
+    init(runner: QueryRunner, context: ListContext, defaultLimit: Int) throws {
+        self.runner = runner
+        self.context = context
+        self.defaultLimit = defaultLimit
+        sql = context.query["sql"] ?? ""
+        guard context.page.cursor == nil else {
+            throw HTTPError.badRequest("A query's pages are reached by offset (offset=), not by cursor: follow the page's own links.")
+        }
+        try QueryRunner.check(sql)
+        page = PageRows(list: Self.emptyList(at: context.listPath), rows: FetchedRows(columnCount: 0), firstRow: 0, linkLabels: [], linkBases: [])
+    }
+
+    private static func emptyList(at path: String) -> TableList {
+        // A list of no columns cannot fail to be made.
+        TableList.queryResult(columns: [], path: path)!
+    }
+
+    /// Whether there is a statement to run (not only spaces).
+    private var hasStatement: Bool { sql.contains { !$0.isWhitespace } }
+    private var limit: Int { min(context.page.limit ?? defaultLimit, QueryRunner.rowCap) }
+
+    public func fetchPage() throws {
+        guard hasStatement else { return }
+        let result = try runner.run(sql, offset: context.page.offset, limit: limit)
+        guard let list = TableList.queryResult(columns: result.columns, path: context.listPath) else {
+            throw HTTPError.badRequest("The statement's columns cannot be shown as a list.")
+        }
+        page = PageRows(list: list, rows: result.rows, firstRow: result.firstRow, linkLabels: [], linkBases: [])
+        hasMore = result.hasMore
+        stoppedAtByteLimit = result.stoppedAtByteLimit
+    }
+
+    public var fetchedPage: FetchedPage {
+        let end = page.firstRow + page.count
+        return FetchedPage(
+            firstRow: page.firstRow, total: end + (hasMore ? 1 : 0), totalIsExact: !hasMore, next: hasMore ? .offset(end) : nil,
+            previous: page.firstRow > 0 ? .offset(max(0, page.firstRow - limit)) : nil)
+    }
+
+    // MARK: The table
+
+    public var title: String { "Run SQL" }
+    public func numberOfRows(inSection section: Int) -> Int { section == 0 ? page.count : 0 }
+    public func identifier(forRowAt indexPath: IndexPath) -> String { page.identifier(ofRow: indexPath.row) }
+    public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? { nil }
+    public func detail(forRowAt indexPath: IndexPath) -> RowDetail? { nil }
+    public var contentVersion: String? { nil }
+
+    public var action: ControllerAction {
+        guard stoppedAtByteLimit else { return .render }
+        return .alert(
+            Alert(
+                .info,
+                "This page stops after \(page.count.formatted()) rows: their values reach \(QueryRunner.pageByteLimit.formatted()) bytes. The next page goes on from there."
+            ))
+    }
+
+    public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: DatabaseRow(page: page, row: indexPath.row), registerCell: false)
+    }
+
+    public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
+        let rows = page.rows
+        return DatabaseRowItem(
+            names: page.list.columns.map(\.name), values: page.list.columns.indices.map { rows.databaseValue(row: indexPath.row, column: $0) })
+    }
+
+    public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
+        page.writeItem(row: indexPath.row, into: &json)
+        return true
+    }
+
+    // MARK: The form
+
+    public func writeListHeader(into html: inout HTMLWriter, listHref: String) {
+        html.raw("<form class=\"search query\" method=\"get\"")
+        html.attribute("action", listHref)
+        html.raw(
+            "><label for=\"sql\">SQL</label><textarea id=\"sql\" name=\"sql\" rows=\"6\" spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" aria-describedby=\"sql-help\">"
+        )
+        html.text(sql)
+        html.raw("</textarea><p id=\"sql-help\" class=\"hint\">")
+        html.text(
+            "One statement that reads (SELECT, WITH, VALUES), within \(Database.seconds(runner.timeLimit)) and \(QueryRunner.rowCap.formatted()) rows a page."
+        )
+        html.raw("</p><button type=\"submit\">Run</button></form>\n")
+        guard hasStatement else { return }
+        let encoded = "?sql=" + PercentEncoding.encoded(sql) { PercentEncoding.isUnreserved($0) }
+        html.raw("<p class=\"formats\">This result as <a")
+        html.attribute("href", listHref + ".json" + encoded)
+        html.raw(">JSON</a> or <a")
+        html.attribute("href", listHref + ".csv" + encoded)
+        html.raw(">CSV</a> (at most ")
+        html.text(QueryRunner.rowCap.formatted())
+        html.raw(" rows).</p>\n")
+    }
+}

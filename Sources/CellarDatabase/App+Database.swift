@@ -98,15 +98,19 @@ extension App {
         return path
     }
 
-    /// The connections `/-/query` runs statements on, or nil when the SQL page is off (`--no-sql`,
-    /// ``App/databaseAllowsSQL``, or `sql: false` in the configuration) or the database is
-    /// PostgreSQL's, whose SQL page is not built yet.
+    /// The connections `/-/query` runs statements on (``QueryRunner``), or nil when the SQL page is
+    /// off (`--no-sql`, ``App/databaseAllowsSQL``, or `sql: false` in the configuration).
     private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
-        guard databaseAllowsSQL, configuration.allowsSQL, case .sqlite = database.engine else { return nil }
-        do {
-            return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
-        } catch {
-            throw DatabaseOpenError(path: database.path, underlying: error)
+        guard databaseAllowsSQL, configuration.allowsSQL else { return nil }
+        switch database.engine {
+        case .postgres(let pool):
+            return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)
+        case .sqlite:
+            do {
+                return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
+            } catch {
+                throw DatabaseOpenError(path: database.path, underlying: error)
+            }
         }
     }
 

@@ -22,14 +22,28 @@ final class QueryRunner: Sendable {
     static let pageByteLimit = 8_000_000
 
     let timeLimit: Double
-    private let pool: ConnectionPool
+    /// The query page's own connections, never the lists'.
+    enum Connections: Sendable {
+        case sqlite(ConnectionPool)
+        case postgres(PostgresPool)
+    }
 
-    /// Opens the first query connection now, so a file that cannot be restricted stops the mount.
+    let connections: Connections
+
+    /// Opens the first query connection to a SQLite file now, so a file that cannot be restricted stops the mount.
     init(path: String, timeLimit: Double, connections: Int = 2) throws(DatabaseError) {
         self.timeLimit = timeLimit
-        pool = try ConnectionPool(path: path, maximumConnections: connections) { connection throws(DatabaseError) in
+        let pool = try ConnectionPool(path: path, maximumConnections: connections) { connection throws(DatabaseError) in
             try connection.restrictToClientQueries(valueLimit: Int32(Self.valueLimit), statementLimit: Int32(Self.statementLimit))
         }
+        self.connections = .sqlite(pool)
+    }
+
+    /// Connections of its own to a PostgreSQL database, made when first needed (a server away at
+    /// start is a list's concern, not the query page's).
+    init(postgres info: PostgresConnectionInfo, timeLimit: Double, connections: Int = 2) {
+        self.timeLimit = timeLimit
+        self.connections = .postgres(PostgresPool(info: info, maximumConnections: connections, statementTimeout: timeLimit))
     }
 
     /// One page of a statement's result.
@@ -62,14 +76,19 @@ final class QueryRunner: Sendable {
     ///   ``statementLimit``, 503 past the time limit or when the file cannot be read now.
     func run(_ sql: String, offset: Int, limit: Int) throws -> Page {
         try Self.check(sql)
-        do {
-            return try pool.withConnection { connection in
-                try connection.withDeadline(seconds: timeLimit) {
-                    try Self.read(sql, on: connection, offset: offset, limit: min(limit, Self.rowCap))
+        switch connections {
+        case .postgres(let pool):
+            return try runOnPostgres(sql, pool: pool, offset: offset, limit: min(limit, Self.rowCap))
+        case .sqlite(let pool):
+            do {
+                return try pool.withConnection { connection in
+                    try connection.withDeadline(seconds: timeLimit) {
+                        try Self.read(sql, on: connection, offset: offset, limit: min(limit, Self.rowCap))
+                    }
                 }
+            } catch let error as DatabaseError {
+                throw answer(for: error)
             }
-        } catch let error as DatabaseError {
-            throw answer(for: error)
         }
     }
 
@@ -95,19 +114,24 @@ final class QueryRunner: Sendable {
         return Page(columns: columns, rows: rows, firstRow: skipped, hasMore: hasMore, stoppedAtByteLimit: false)
     }
 
-    /// The result's columns, each under a name no other takes (`SELECT 1, 1` has two columns "1"),
-    /// so that a row's JSON item keeps every value.
+    /// The result's columns, each under a name no other takes (``unique(_:)``).
     static func columnSchemas(of statement: SQLiteStatement) -> [ColumnSchema] {
+        let names = unique((0..<statement.columnCount).map(statement.columnName))
+        return names.enumerated().map { column, name in ColumnSchema(name: name, declaredType: statement.declaredType(column)) }
+    }
+
+    /// The names, a repeated one given `_2`, `_3`… (`SELECT 1, 1` has two columns "1"), so that a
+    /// row's JSON item keeps every value.
+    static func unique(_ names: [String]) -> [String] {
         var taken = Set<String>()
-        return (0..<statement.columnCount).map { column in
-            let name = statement.columnName(column)
+        return names.map { name in
             var unique = name
             var number = 2
             while !taken.insert(unique).inserted {
                 unique = "\(name)_\(number)"
                 number += 1
             }
-            return ColumnSchema(name: unique, declaredType: statement.declaredType(column))
+            return unique
         }
     }
 
@@ -115,12 +139,7 @@ final class QueryRunner: Sendable {
     /// cannot be read now is a 503; anything else is about the statement, a 400 with SQLite's
     /// message (never the bound values: a client's statement has none).
     func answer(for error: DatabaseError) -> HTTPError {
-        if error.isInterrupted {
-            return HTTPError(
-                .serviceUnavailable,
-                "The statement ran longer than the limit of \(Database.seconds(timeLimit)) and was stopped: add a LIMIT or a narrower WHERE.",
-                headers: ["Retry-After": "1"])
-        }
+        if error.isInterrupted { return overTimeLimit }
         // SQLite words a refused function "not authorized to use function: …" under SQLITE_ERROR.
         if error.resultCode == SQLITE_AUTH || error.message.hasPrefix("not authorized") {
             return .badRequest(
@@ -129,7 +148,7 @@ final class QueryRunner: Sendable {
         }
         switch error.resultCode {
         case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_NOMEM, SQLITE_FULL, SQLITE_CORRUPT, SQLITE_NOTADB:
-            return HTTPError(.serviceUnavailable, "The database cannot run statements just now; try again shortly.", headers: ["Retry-After": "1"])
+            return Self.unavailable
         case SQLITE_TOOBIG:
             return .badRequest(
                 "SQLite stopped the statement (\(error.message)): a value here is at most \(Self.valueLimit.formatted()) bytes, a statement at most \(Self.statementLimit.formatted())."
@@ -139,5 +158,18 @@ final class QueryRunner: Sendable {
         default:
             return .badRequest("SQLite could not run the statement: \(error.message).")
         }
+    }
+
+    /// A statement stopped by the time limit.
+    var overTimeLimit: HTTPError {
+        HTTPError(
+            .serviceUnavailable,
+            "The statement ran longer than the limit of \(Database.seconds(timeLimit)) and was stopped: add a LIMIT or a narrower WHERE.",
+            headers: ["Retry-After": "1"])
+    }
+
+    /// A database that cannot run anything now (locked, away, out of memory or disk).
+    static var unavailable: HTTPError {
+        HTTPError(.serviceUnavailable, "The database cannot run statements just now; try again shortly.", headers: ["Retry-After": "1"])
     }
 }

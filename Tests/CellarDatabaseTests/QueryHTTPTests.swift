@@ -181,3 +181,39 @@ import Testing
         #expect(throws: ConfigurationError.self) { try DatabaseConfiguration(yaml: "sql: maybe\n", file: "test.yaml") }
     }
 }
+
+extension QueryHTTPTests {
+    /// The `cellar` executable, built beside this test binary.
+    static let cellarExecutable: String = {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return binary.deletingLastPathComponent().appendingPathComponent("cellar").path
+    }()
+
+    /// `cellar routes` with `arguments`: its standard output and status.
+    static func routes(_ arguments: [String]) throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cellarExecutable)
+        process.arguments = ["routes"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: output, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: cellarExecutable), "the cellar executable is not built"))
+    func theNoSQLFlagLeavesThePageOut() throws {
+        let database = try TemporaryDatabase("CREATE TABLE t(id INTEGER PRIMARY KEY);")
+        let with = try Self.routes(["--database", database.path])
+        #expect(with.status == 0)
+        for route in ["GET     /-/query", "GET     /-/query.json", "POST    /-/query", "GET     /-/query.csv", "POST    /-/query.csv"] {
+            #expect(with.output.contains(route + "\n"), "\(route) in \(with.output)")
+        }
+        let without = try Self.routes(["--database", database.path, "--no-sql"])
+        #expect(without.status == 0)
+        #expect(without.output.contains("GET     /t\n"))
+        #expect(!without.output.contains("/-/query"), "\(without.output)")
+    }
+}

@@ -57,12 +57,16 @@ extension App {
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
         let queries = try queryRunner(for: database, configuration: configuration)
+        let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
             mountList(list, lists: lists, summary: summary, database: database)
             mounted.append((list.schema.name, list.path))
         }
-        if let queries { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
+        if let queries {
+            if databaseAllowsSQL, configuration.allowsSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
+            mountCannedQueries(canned, database: database, runner: queries, prefix: prefix)
+        }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
         monitorChanges(of: database, lists: made)
         return mounted
@@ -98,10 +102,12 @@ extension App {
         return path
     }
 
-    /// The connections `/-/query` runs statements on (``QueryRunner``), or nil when the SQL page is
-    /// off (`--no-sql`, ``App/databaseAllowsSQL``, or `sql: false` in the configuration).
+    /// The connections `/-/query` and the canned queries run statements on (``QueryRunner``), or nil
+    /// when there are none to run: the SQL page off (`--no-sql`, ``App/databaseAllowsSQL``, or
+    /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
+    /// off: they run only what the configuration says.
     private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
-        guard databaseAllowsSQL, configuration.allowsSQL else { return nil }
+        guard databaseAllowsSQL && configuration.allowsSQL || !configuration.queries.isEmpty else { return nil }
         switch database.engine {
         case .postgres(let pool):
             return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)

@@ -3,9 +3,18 @@ import Cellar
 import MicroHTTP
 import TableKit
 
+/// What a query list runs: the statement the request brings (`/-/query`), or a canned one from the
+/// configuration (`/-/queries/{name}`), with the names of its parameters (without their `:`).
+enum QuerySource: Sendable {
+    case written
+    case canned(sql: String, parameters: [String])
+}
+
 /// `/-/query`: the result of one read-only SQL statement (`sql=`, in the URL or a form POST) as a
 /// list — its rows in ``DatabaseRowCell``s, its JSON and fragment as any list's — under a form to
-/// edit and run it again. Without a statement, the page is the form alone.
+/// edit and run it again. Without a statement, the page is the form alone. A canned query's list
+/// (`/-/queries/{name}`) runs its own statement, once every parameter has a value, with a field
+/// for each in the form.
 ///
 /// Pages by offset: the statement is run again for each page and the rows before it stepped over
 /// (``QueryRunner``), so a page costs what reaching it costs, within the query time limit. Without a
@@ -14,17 +23,32 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
     private let runner: QueryRunner
     private let context: ListContext
     private let defaultLimit: Int
-    /// The statement, as sent.
+    private let source: QuerySource
+    private let title_: String
+    /// The statement, as sent or configured.
     let sql: String
+    /// A canned query's parameters' values, by name; every one must have one for the query to run.
+    private let parameters: [String: String]
     private var page: PageRows
     private var hasMore = false
     private var stoppedAtByteLimit = false
 
-    init(runner: QueryRunner, context: ListContext, defaultLimit: Int) throws {
+    init(runner: QueryRunner, source: QuerySource = .written, title: String = "Run SQL", context: ListContext, defaultLimit: Int) throws {
         self.runner = runner
+        self.source = source
         self.context = context
         self.defaultLimit = defaultLimit
-        sql = context.query["sql"] ?? ""
+        title_ = title
+        switch source {
+        case .written:
+            sql = context.query["sql"] ?? ""
+            parameters = [:]
+        case .canned(let statement, let names):
+            sql = statement
+            var values: [String: String] = [:]
+            for name in names { values[name] = context.query[name] }
+            parameters = values
+        }
         guard context.page.cursor == nil else {
             throw HTTPError.badRequest("A query's pages are reached by offset (offset=), not by cursor: follow the page's own links.")
         }
@@ -37,13 +61,18 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
         TableList.queryResult(columns: [], path: path)!
     }
 
-    /// Whether there is a statement to run (not only spaces).
-    private var hasStatement: Bool { sql.contains { !$0.isWhitespace } }
+    /// Whether there is a statement to run (not only spaces), and a value for each of its parameters.
+    private var hasStatement: Bool {
+        switch source {
+        case .written: sql.contains { !$0.isWhitespace }
+        case .canned(_, let names): names.allSatisfy { parameters[$0] != nil }
+        }
+    }
     private var limit: Int { min(context.page.limit ?? defaultLimit, QueryRunner.rowCap) }
 
     public func fetchPage() throws {
         guard hasStatement else { return }
-        let result = try runner.run(sql, offset: context.page.offset, limit: limit)
+        let result = try runner.run(sql, parameters: parameters, offset: context.page.offset, limit: limit)
         guard let list = TableList.queryResult(columns: result.columns, path: context.listPath) else {
             throw HTTPError.badRequest("The statement's columns cannot be shown as a list.")
         }
@@ -61,7 +90,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
 
     // MARK: The table
 
-    public var title: String { "Run SQL" }
+    public var title: String { title_ }
     public func numberOfRows(inSection section: Int) -> Int { section == 0 ? page.count : 0 }
     public func identifier(forRowAt indexPath: IndexPath) -> String { page.identifier(ofRow: indexPath.row) }
     public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? { nil }
@@ -97,23 +126,58 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
     public func writeListHeader(into html: inout HTMLWriter, listHref: String) {
         html.raw("<form class=\"search query\" method=\"get\"")
         html.attribute("action", listHref)
-        html.raw(
-            "><label for=\"sql\">SQL</label><textarea id=\"sql\" name=\"sql\" rows=\"6\" spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" aria-describedby=\"sql-help\">"
-        )
-        html.text(sql)
-        html.raw("</textarea><p id=\"sql-help\" class=\"hint\">")
-        html.text(
-            "One statement that reads (SELECT, WITH, VALUES), within \(Database.seconds(runner.timeLimit)) and \(QueryRunner.rowCap.formatted()) rows a page."
-        )
+        html.raw(">")
+        var query = ""
+        switch source {
+        case .written:
+            html.raw(
+                "<label for=\"sql\">SQL</label><textarea id=\"sql\" name=\"sql\" rows=\"6\" spellcheck=\"false\" autocapitalize=\"off\" autocomplete=\"off\" aria-describedby=\"sql-help\">"
+            )
+            html.text(sql)
+            html.raw("</textarea>")
+            query = "sql=" + Self.encoded(sql)
+        case .canned(_, let names):
+            for name in names {
+                html.raw("<label")
+                html.attribute("for", "parameter-" + name)
+                html.raw(">")
+                html.text(name)
+                html.raw("</label><input type=\"text\"")
+                html.attribute("id", "parameter-" + name)
+                html.attribute("name", name)
+                html.attribute("value", parameters[name] ?? "")
+                html.raw(" aria-describedby=\"sql-help\">")
+                query += (query.isEmpty ? "" : "&") + Self.encoded(name) + "=" + Self.encoded(parameters[name] ?? "")
+            }
+        }
+        html.raw("<p id=\"sql-help\" class=\"hint\">")
+        switch source {
+        case .written:
+            html.text(
+                "One statement that reads (SELECT, WITH, VALUES), within \(Database.seconds(runner.timeLimit)) and \(QueryRunner.rowCap.formatted()) rows a page."
+            )
+        case .canned:
+            html.text("Each value is given to the statement as text; it runs within \(Database.seconds(runner.timeLimit)).")
+        }
         html.raw("</p><button type=\"submit\">Run</button></form>\n")
+        if case .canned = source {
+            html.raw("<details class=\"formats\"><summary>SQL</summary><pre><code>")
+            html.text(sql)
+            html.raw("</code></pre></details>\n")
+        }
         guard hasStatement else { return }
-        let encoded = "?sql=" + PercentEncoding.encoded(sql) { PercentEncoding.isUnreserved($0) }
+        let suffix = query.isEmpty ? "" : "?" + query
         html.raw("<p class=\"formats\">This result as <a")
-        html.attribute("href", listHref + ".json" + encoded)
+        html.attribute("href", listHref + ".json" + suffix)
         html.raw(">JSON</a> or <a")
-        html.attribute("href", listHref + ".csv" + encoded)
+        html.attribute("href", listHref + ".csv" + suffix)
         html.raw(">CSV</a> (at most ")
         html.text(QueryRunner.rowCap.formatted())
         html.raw(" rows).</p>\n")
+    }
+
+    /// A query value percent-encoded: every byte but the unreserved ones.
+    private static func encoded(_ text: String) -> String {
+        PercentEncoding.encoded(text) { PercentEncoding.isUnreserved($0) }
     }
 }

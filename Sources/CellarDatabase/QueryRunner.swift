@@ -74,7 +74,10 @@ final class QueryRunner: Sendable {
     /// - Throws: ``HTTPError``: 400 with SQLite's message for a statement it refuses or cannot run
     ///   (a syntax error, an unknown table, a write, a value too long), 413 for a statement over
     ///   ``statementLimit``, 503 past the time limit or when the file cannot be read now.
-    func run(_ sql: String, offset: Int, limit: Int) throws -> Page {
+    ///
+    /// A statement's `:named` parameters (a canned query's) take their values from `parameters`,
+    /// by name without the `:`, bound as text; a statement a client wrote has none.
+    func run(_ sql: String, parameters: [String: String] = [:], offset: Int, limit: Int) throws -> Page {
         try Self.check(sql)
         switch connections {
         case .postgres(let pool):
@@ -83,7 +86,7 @@ final class QueryRunner: Sendable {
             do {
                 return try pool.withConnection { connection in
                     try connection.withDeadline(seconds: timeLimit) {
-                        try Self.read(sql, on: connection, offset: offset, limit: min(limit, Self.rowCap))
+                        try Self.read(sql, parameters: parameters, on: connection, offset: offset, limit: min(limit, Self.rowCap))
                     }
                 }
             } catch let error as DatabaseError {
@@ -92,9 +95,24 @@ final class QueryRunner: Sendable {
         }
     }
 
-    private static func read(_ sql: String, on connection: SQLiteConnection, offset: Int, limit: Int) throws(DatabaseError) -> Page {
+    private static func read(_ sql: String, parameters: [String: String], on connection: SQLiteConnection, offset: Int, limit: Int)
+        throws(DatabaseError) -> Page
+    {
         let statement = try SQLiteStatement(connection: connection.handle, onlyStatementOf: sql)
         defer { statement.reset() }
+        let names = statement.parameterNames
+        if !names.isEmpty {
+            var values: [DatabaseValue] = []
+            for name in names {
+                guard let name, let value = parameters[String(name.dropFirst())] else {
+                    throw DatabaseError(
+                        extendedResultCode: SQLITE_RANGE,
+                        message: "the statement has a parameter (\(name ?? "?")), and a statement here takes none: write its value in")
+                }
+                values.append(.text(value))
+            }
+            try statement.bind(values)
+        }
         let columns = columnSchemas(of: statement)
         var rows = FetchedRows(columnCount: columns.count, expectedRows: min(limit, 100))
         var skipped = 0
@@ -112,6 +130,16 @@ final class QueryRunner: Sendable {
         }
         let hasMore = rows.count == limit ? try statement.step() : false
         return Page(columns: columns, rows: rows, firstRow: skipped, hasMore: hasMore, stoppedAtByteLimit: false)
+    }
+
+    /// The names of a canned query's parameters (`:name`, `@name`, `$name`; nil for `?`), as SQLite
+    /// finds them preparing it on a query connection — under the authorizer, so a statement that
+    /// would write is refused here, at start.
+    func parameterNames(of sql: String) throws -> [String?] {
+        guard case .sqlite(let pool) = connections else { return [] }
+        return try pool.withConnection { connection throws(DatabaseError) in
+            try SQLiteStatement(connection: connection.handle, onlyStatementOf: sql).parameterNames
+        }
     }
 
     /// The result's columns, each under a name no other takes (``unique(_:)``).

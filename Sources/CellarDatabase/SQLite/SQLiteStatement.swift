@@ -101,6 +101,14 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Each parameter's name as written (`:name`, `@name`, `$name`), in binding order; nil for a
+    /// `?` or `?NNN`. A name used twice is one parameter.
+    public var parameterNames: [String?] {
+        (0..<sqlite3_bind_parameter_count(statement)).map { index in
+            sqlite3_bind_parameter_name(statement, index + 1).map { String(cString: $0) }
+        }
+    }
+
     /// Runs the statement to its next row: true when a row is ready to read, false when it is done.
     ///
     /// On an error the statement is reset (so it holds no lock) and the error thrown; an interrupted

@@ -110,6 +110,16 @@ extension App {
         guard databaseAllowsSQL && configuration.allowsSQL || !configuration.queries.isEmpty else { return nil }
         switch database.engine {
         case .postgres(let pool):
+            if let query = configuration.queries.first {
+                throw configuration.error("queries.\(query.name)", "canned queries are served from SQLite databases only, for now")
+            }
+            let reach = try QueryRunner.reachBeyondReading(in: database)
+            guard reach.isEmpty else {
+                logger.warning(
+                    "/-/query is off: the serving role can do more than read through it; serve with a role that may only SELECT, or --no-sql",
+                    metadata: ["database": "\(database.displayName)", "role_may": "\(reach.joined(separator: "; "))"])
+                return nil
+            }
             return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)
         case .sqlite:
             do {

@@ -47,9 +47,6 @@ extension App {
     static func checkedCannedQueries(_ database: Database, runner: QueryRunner, configuration: DatabaseConfiguration) throws -> [CheckedQuery] {
         try configuration.queries.map { query in
             let key = "queries.\(query.name)"
-            guard case .sqlite = database.engine else {
-                throw configuration.error(key, "canned queries are served from SQLite databases only, for now")
-            }
             let names: [String?]
             do {
                 names = try runner.parameterNames(of: query.sql)

@@ -70,6 +70,23 @@ extension QueryRunner {
         }
     }
 
+    /// What the serving role may do beyond reading, through a statement of its choosing, that a
+    /// `READ ONLY` transaction does not stop: be a superuser, read or write the server's files or run
+    /// its programs (`pg_read_server_files`, …), or reach other servers through `dblink`. PostgreSQL
+    /// has no authorizer to refuse those per statement, so a role that may is not given the SQL page.
+    static func reachBeyondReading(in database: Database) throws -> [String] {
+        let sql = """
+            SELECT reason, reason FROM (
+                SELECT 'be a superuser' WHERE (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+                UNION ALL SELECT 'act as ' || role FROM unnest(ARRAY['pg_read_server_files', 'pg_write_server_files',
+                    'pg_execute_server_program']) AS roles(role) WHERE pg_has_role(current_user, role, 'MEMBER')
+                UNION ALL SELECT 'run ' || p.oid::regprocedure::text FROM pg_proc AS p
+                    WHERE p.proname LIKE 'dblink%' AND has_function_privilege(p.oid, 'EXECUTE')
+            ) AS reach(reason)
+            """
+        return try database.read { connection in try connection.labels(sql, []) }.values.sorted()
+    }
+
     /// Makes the connection as a fresh one for the next statement: `DISCARD ALL` (which also resets
     /// the session's settings, so they are set again); a connection that cannot be reset is closed
     /// and made again on its next use.

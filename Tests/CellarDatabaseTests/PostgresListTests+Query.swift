@@ -76,3 +76,36 @@ extension PostgresListTests {
         #expect(try fixture.postgres.json("/wines.json?limit=2").rows.count == 2)
     }
 }
+
+extension PostgresListTests {
+    @Test func aRoleThatCanDoMoreThanReadGetsNoSQLPage() throws {
+        let fixture = try fixture
+        guard let cluster = PostgresTestServer.cluster, let port = PostgresTestServer.components?.port else {
+            throw PostgresListFixture.FixtureError.noCluster
+        }
+        // The superuser, through the socket.
+        let superuser = try ListTestServer(
+            serving: Database(
+                postgres: PostgresConnectionInfo("host=\(cluster) port=\(port) user=postgres dbname=\(PostgresListFixture.databaseName)")))
+        #expect(try superuser.get("/-/query?sql=SELECT%201").status == 404)
+        #expect(try superuser.json("/wines.json?limit=1").rows.count == 1)
+        // A plain role that may run dblink, which reaches other servers.
+        let name = "cellar_query_reach"
+        let admin = try PostgresListFixture.superuser(database: "postgres")
+        try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", deadline: .seconds(60))
+        try admin.execute("CREATE DATABASE \(name)", deadline: .seconds(60))
+        defer { try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", deadline: .seconds(60)) }
+        let owner = try PostgresListFixture.superuser(database: name)
+        try owner.execute(
+            """
+            CREATE TABLE t (id int8 PRIMARY KEY); INSERT INTO t VALUES (1);
+            GRANT CONNECT ON DATABASE \(name) TO \(PostgresListFixture.readerRole); GRANT SELECT ON t TO \(PostgresListFixture.readerRole);
+            """, deadline: .seconds(60))
+        let reader = fixture.readerURL.replacing("/\(PostgresListFixture.databaseName)", with: "/\(name)")
+        #expect(try ListTestServer(serving: Database(postgres: PostgresConnectionInfo(reader))).get("/-/query").status == 200)
+        try owner.execute("CREATE EXTENSION dblink", deadline: .seconds(60))
+        let withDblink = try ListTestServer(serving: Database(postgres: PostgresConnectionInfo(reader)))
+        #expect(try withDblink.get("/-/query?sql=SELECT%201").status == 404)
+        #expect(try withDblink.json("/t.json").rows.count == 1)
+    }
+}

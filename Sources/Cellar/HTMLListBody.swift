@@ -19,6 +19,7 @@ final class HTMLListBody: ListBody {
     private let links: PageLinks
     private let site: SiteLayout
     private var renderer: TableRenderer
+    private let style: TableStyle
     private var stage = Stage.head
 
     init(
@@ -31,7 +32,8 @@ final class HTMLListBody: ListBody {
         self.page = page
         self.links = links
         self.site = site
-        renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window)
+        style = controller.style
+        renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window, style: style)
     }
 
     /// The type of the last controller found not to be a ``SearchableController``: the cast
@@ -48,18 +50,6 @@ final class HTMLListBody: ListBody {
         return nil
     }
 
-    /// The same for ``ListHeaderWriting``.
-    private static let lastHeaderlessType = Atomic<UInt>(0)
-
-    /// `controller` as a ``ListHeaderWriting``, or nil when its type is not one.
-    static func headerWriting(_ controller: any TableController) -> (any ListHeaderWriting)? {
-        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: controller)))
-        if lastHeaderlessType.load(ordering: .relaxed) == type { return nil }
-        if let writing = controller as? any ListHeaderWriting { return writing }
-        lastHeaderlessType.store(type, ordering: .relaxed)
-        return nil
-    }
-
     private var isLoadingPlaceholder: Bool {
         if case .loading = controller.action, format == .page { return true }
         return false
@@ -73,8 +63,13 @@ final class HTMLListBody: ListBody {
             case .head:
                 if format == .page { writePageHead(into: &html) }
                 stage = isLoadingPlaceholder ? .tail : .table
+                // The fragment's sections are `<tbody>`s, which "Load more" adds to the page's table.
+                if stage == .table, format == .page, let columns = style.columns {
+                    ColumnsTable.writeOpening(columns, title: route.title, into: &html)
+                }
             case .table:
                 if try !renderer.render(into: &html, pausingAt: limit) { return false }
+                if format == .page, style.columns != nil { ColumnsTable.writeClosing(into: &html) }
                 stage = .tail
             case .tail:
                 Pager.write(page, links: links, paging: route.paging, into: &html)
@@ -89,8 +84,8 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.href, into: &html, listName: route.listName,
-            infiniteScroll: route.infiniteScroll)
+            title: route.title, currentPath: route.href, into: &html, mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
+            listName: route.listName, infiniteScroll: route.infiniteScroll)
         html.element("h1", text: route.title)
         html.raw("\n")
         switch controller.action {
@@ -122,16 +117,8 @@ final class HTMLListBody: ListBody {
             html.attribute("value", searchable.searchTerm)
             html.raw("> <button type=\"submit\">Search</button></form>\n")
         }
-        if let writing = Self.headerWriting(controller) { writing.writeListHeader(into: &html, listHref: route.href) }
+        controller.renderTableHeader(into: &html)
     }
-}
-
-/// A controller that shows something of its own above its rows on the full page (not in the rows
-/// fragment, nor in JSON): a form that changes what the list shows, such as the SQL page's.
-public protocol ListHeaderWriting: TableController {
-    /// Writes the header's HTML, after the title, banner and search form. `listHref` is the list's
-    /// path as links write it (a form's `action`).
-    func writeListHeader(into html: inout HTMLWriter, listHref: String)
 }
 
 /// A list response body that can be written in steps.

@@ -27,7 +27,11 @@ public struct ListContext: Sendable {
     public let rowIdentifier: String?
 
     /// The names a list's query reserves for itself; every other item is a filter.
-    public static let reservedNames: Set<String> = ["offset", "limit", "sort", "q", "fragment", "cursor"]
+    /// (`filter_column`, `filter_op` and `filter_value` are a filter form's fields, which a
+    /// database list turns into `column__op=value`.)
+    public static let reservedNames: Set<String> = [
+        "offset", "limit", "sort", "q", "fragment", "cursor", "filter_column", "filter_op", "filter_value",
+    ]
 
     public init(request: Request, listPath: String, page: PageRequest, rowIdentifier: String? = nil) {
         self.request = request

@@ -53,7 +53,7 @@ struct WindowVersion: Sendable {
                 version.pager = json.takeBytes()
             } else {
                 let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
-                version = try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView)))
+                version = try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView, style: controller.style)))
                 var html = HTMLWriter()
                 Pager.write(page, links: links, paging: route.paging, into: &html)
                 version.pager = html.takeBytes()

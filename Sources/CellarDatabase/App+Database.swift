@@ -27,7 +27,7 @@ extension App {
         _ database: Database, at prefix: String = "", configuration: DatabaseConfiguration = DatabaseConfiguration(),
         indexTitle: String = "Tables"
     ) throws -> [(table: String, path: String)] {
-        if !registry.isRegistered(DatabaseRowCell.reuseIdentifier) { try register(DatabaseRowCell.self) }
+        try registerDatabaseCells()
         let tables = database.schema.tables
         let names = Set(tables.map(\.name))
         let paths = Self.listPaths(for: tables.map(\.name))
@@ -93,6 +93,7 @@ extension App {
                 path: database.path,
                 underlying: DatabaseError(extendedResultCode: 1, message: "no table or view named “\(name)”"))
         }
+        try registerDatabaseCells()
         var settings = configuration ?? DatabaseConfiguration.Table()
         if let title { settings.title = title }
         let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells, dialect: database.dialect)
@@ -128,6 +129,12 @@ extension App {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }
         }
+    }
+
+    /// The cells every database list may dequeue, registered once.
+    private func registerDatabaseCells() throws {
+        if !registry.isRegistered(DatabaseRowCell.reuseIdentifier) { try register(DatabaseRowCell.self) }
+        if !registry.isRegistered(DatabaseColumnsCell.reuseIdentifier) { try register(DatabaseColumnsCell.self) }
     }
 
     /// A text-search configuration the YAML names is one PostgreSQL has: asked once here, rather

@@ -20,6 +20,7 @@ import Yams
 ///     label: title                        # titles a row, and labels links to it
 ///     sort: [-price]                      # the default order
 ///     page_size: 50
+///     layout: columns                     # rows as a table (default), or cells
 ///     sections: category_id               # rows grouped by a column: header and count
 ///     cells:                              # the cell provider, as data
 ///       column: status
@@ -47,7 +48,15 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public var sections: String?
         public var cells: CellRules?
         public var search: Search?
+        /// How rows are laid out; nil: columns, unless the table has cell rules or an app's cells.
+        public var layout: Layout?
         public init() {}
+    }
+
+    /// How a table's rows are laid out (``TableStyle``): each in a cell of its own, or as the
+    /// columns of a table.
+    public enum Layout: String, Sendable, Equatable {
+        case cells, columns
     }
 
     /// What `q=` searches, when the table's own choice is not the one wanted: SQLite searches the
@@ -246,7 +255,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
 
         mutating func table(_ node: Node, key: String) throws(ConfigurationError) -> Table {
             let keys = try mapping(
-                node, key: key, allowed: ["title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search"])
+                node, key: key,
+                allowed: [
+                    "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout",
+                ])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
             if let value = keys["description"] { table.description = try string(value, key: key + ".description") }
@@ -258,6 +270,11 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             if let value = keys["sort"] { table.sort = try strings(value, key: key + ".sort") }
             if let value = keys["page_size"] { table.pageSize = try positiveInteger(value, key: key + ".page_size") }
             if let value = keys["sections"] { table.sections = try string(value, key: key + ".sections") }
+            if let value = keys["layout"] {
+                let name = try string(value, key: key + ".layout")
+                guard let layout = Layout(rawValue: name) else { throw fail(value, key + ".layout", "expected cells or columns") }
+                table.layout = layout
+            }
             if let value = keys["cells"] {
                 let cellKey = key + ".cells"
                 let rules = try mapping(value, key: cellKey, allowed: ["column", "when", "default"])

@@ -19,6 +19,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     /// The key's values asked for on a detail route; nil for the list.
     let detailKey: [DatabaseValue]?
     public let contentVersion: String?
+    /// The list with the filter form's fields turned into a filter, when the request came from it.
+    private let filterFormTarget: String?
 
     /// The page, once fetched (empty before).
     private(set) var page: PageRows
@@ -35,12 +37,14 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         query = try TableQuery(list: list, context: context)
         page = PageRows(
             list: list, rows: FetchedRows(columnCount: 0), firstRow: 0, linkLabels: [], linkBases: lists.linkBases[list.schema.name] ?? [])
-        if let token = context.page.cursor {
+        filterFormTarget = try Self.filterFormTarget(list: list, context: context)
+        // The filter form's answer is a redirect, which starts the list from its first page.
+        if filterFormTarget == nil, let token = context.page.cursor {
             guard list.hasKey,
                 let cursor = ListCursor(token: token, orderSignature: query.orderSignature, valueCount: query.order.count)
             else {
                 throw HTTPError.badRequest(
-                    "This cursor does not belong to \(list.title) in this order: follow the list's own links (a cursor is kept with the sort it was made for)."
+                    "This cursor does not belong to \(list.title) with this sort, these filters and this search: follow the list's own links (a cursor is kept with what it was made for)."
                 )
             }
             self.cursor = cursor
@@ -49,6 +53,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         }
         detailKey = context.rowIdentifier.flatMap { Self.key(from: $0, of: list) }
         contentVersion = try database.currentVersion()
+    }
+
+    public var action: ControllerAction {
+        filterFormTarget.map { .redirect(to: $0) } ?? .render
     }
 
     // MARK: Fetching
@@ -161,8 +169,9 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         let shownEnd = firstRow + rows.count
         var total = count.rows
         var isExact = count.isExact
-        // Past the counted rows, the total is at least what has been seen.
-        if !isExact || shownEnd > total {
+        // Past the counted rows, the total is at least what has been seen (a page past the end
+        // has seen nothing, and says nothing of the total).
+        if rows.count > 0, !isExact || shownEnd > total {
             total = max(total, shownEnd + (hasNextPage ? 1 : 0))
             isExact = count.isExact && !hasNextPage && shownEnd >= total
         }
@@ -235,19 +244,23 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     /// ``DatabaseRowCell``'s identifier, spelled once: a class's name is a locked lookup.
     private static let rowCellIdentifier = DatabaseRowCell.reuseIdentifier
 
-    /// The configured rule's cell, or ``DatabaseRowCell``. Without rules, every row's: dequeued
-    /// by its class, with no name looked up per row.
+    /// The configured rule's cell, or the list's own: ``DatabaseColumnsCell`` in the columns
+    /// layout, ``DatabaseRowCell`` in the cells layout. Without rules, every row's: dequeued by
+    /// its class, with no name looked up per row.
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
         let row = DatabaseRow(page: page, row: flatRow(indexPath))
         if let cells = list.cells { return cells(row, indexPath) }
-        guard let rules = list.cellRules else {
-            return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
-        }
+        guard let rules = list.cellRules else { return defaultCellProvider(for: indexPath, row: row) }
         let identifier = list.cellIdentifier(forValue: page.rows.string(row: row.row, column: rules.column))
-        if identifier == Self.rowCellIdentifier {
-            return DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
-        }
+        if identifier == Self.rowCellIdentifier { return defaultCellProvider(for: indexPath, row: row) }
         return DataCellProvider(prototype: identifier, for: indexPath, data: row)
+    }
+
+    private func defaultCellProvider(for indexPath: IndexPath, row: DatabaseRow) -> DataCellProvider {
+        // A detail page's row is written in the cells layout, which its JSON names.
+        list.usesColumns && context.rowIdentifier == nil
+            ? DataCellProvider(for: indexPath, cell: DatabaseColumnsCell.self, data: row, registerCell: false)
+            : DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: row, registerCell: false)
     }
 
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {

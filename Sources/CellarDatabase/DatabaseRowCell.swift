@@ -67,30 +67,39 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
         html.raw("</span></a><dl class=\"fields\">")
         for column in list.shownColumns where column != list.titleColumn {
             html.unsafeRaw(list.fieldOpenings[column])
-            let value = rows.value(row: data.row, column: column)
-            let links = page.links(column: column)
-            let label = links ? page.linkLabel(row: data.row, column: column) : nil
-            switch label == nil ? value : .text(0..<0) {
-            case .null: html.raw(" class=\"null\">")
-            case .integer, .real: html.raw(" class=\"num\">")
-            case .text, .blob: html.raw(">")
-            }
-            if links, let link = page.link(row: data.row, column: column) {
-                html.raw("<a")
-                html.attribute("href", link)
-                html.raw(">")
-                if let label {
-                    html.text(label)
-                } else {
-                    Self.writeValue(value, of: rows, into: &html)
-                }
-                html.raw("</a>")
-            } else {
-                Self.writeValue(value, of: rows, into: &html)
-            }
+            Self.writeAttributesAndValue(of: data, column: column, into: &html)
             html.raw("</dd></div>")
         }
         html.raw("</dl>")
+    }
+
+    /// The rest of a value's element after its tag name — ` class="num">` for a number,
+    /// ` class="null">` for NULL — then the value: a foreign key as a link to the row it
+    /// references, named by that row's label.
+    static func writeAttributesAndValue(of data: DatabaseRow, column: Int, into html: inout HTMLWriter) {
+        let page = data.page
+        let rows = page.rows
+        let value = rows.value(row: data.row, column: column)
+        let links = page.links(column: column)
+        let label = links ? page.linkLabel(row: data.row, column: column) : nil
+        switch label == nil ? value : .text(0..<0) {
+        case .null: html.raw(" class=\"null\">")
+        case .integer, .real: html.raw(" class=\"num\">")
+        case .text, .blob: html.raw(">")
+        }
+        if links, let link = page.link(row: data.row, column: column) {
+            html.raw("<a")
+            html.attribute("href", link)
+            html.raw(">")
+            if let label {
+                html.text(label)
+            } else {
+                writeValue(value, of: rows, into: &html)
+            }
+            html.raw("</a>")
+        } else {
+            writeValue(value, of: rows, into: &html)
+        }
     }
 
     static func writeValue(_ value: FetchedRows.Value, of rows: FetchedRows, into html: inout HTMLWriter) {

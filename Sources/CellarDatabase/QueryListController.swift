@@ -11,15 +11,15 @@ enum QuerySource: Sendable {
 }
 
 /// `/-/query`: the result of one read-only SQL statement (`sql=`, in the URL or a form POST) as a
-/// list — its rows in ``DatabaseRowCell``s, its JSON and fragment as any list's — under a form to
-/// edit and run it again. Without a statement, the page is the form alone. A canned query's list
+/// list — its rows in the columns layout (``DatabaseColumnsCell``s, as a table's list), its JSON and
+/// fragment as any list's — under a form to edit and run it again (the table header). Without a statement, the page is the form alone. A canned query's list
 /// (`/-/queries/{name}`) runs its own statement, once every parameter has a value, with a field
 /// for each in the form.
 ///
 /// Pages by offset: the statement is run again for each page and the rows before it stepped over
 /// (``QueryRunner``), so a page costs what reaching it costs, within the query time limit. Without a
 /// ``contentVersion``: a statement may read the clock or `random()`, so a page's `ETag` is its bytes'.
-final class QueryListController: FetchedPageController, JSONItemWriting, ListHeaderWriting {
+final class QueryListController: FetchedPageController, JSONItemWriting {
     private let runner: QueryRunner
     private let context: ListContext
     private let defaultLimit: Int
@@ -106,8 +106,32 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
             ))
     }
 
+    /// The columns layout, as a table's list has by default: the statement's columns in its order,
+    /// the first one heading each row; a column is numeric when every value of it on the page is a
+    /// number. A query's order is its own `ORDER BY`: its headers do not sort.
+    public var style: TableStyle {
+        let list = page.list
+        guard !list.columns.isEmpty else { return .cells }
+        return .columns(
+            list.columnOrder.map { column in
+                TableColumn(list.labels[column], isNumeric: isNumeric(column))
+            })
+    }
+
+    private func isNumeric(_ column: Int) -> Bool {
+        var numbers = 0
+        for row in 0..<page.count {
+            switch page.rows.value(row: row, column: column) {
+            case .integer, .real: numbers += 1
+            case .null: continue
+            case .text, .blob: return false
+            }
+        }
+        return numbers > 0
+    }
+
     public func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
-        DataCellProvider(for: indexPath, cell: DatabaseRowCell.self, data: DatabaseRow(page: page, row: indexPath.row), registerCell: false)
+        DataCellProvider(for: indexPath, cell: DatabaseColumnsCell.self, data: DatabaseRow(page: page, row: indexPath.row), registerCell: false)
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
@@ -123,7 +147,8 @@ final class QueryListController: FetchedPageController, JSONItemWriting, ListHea
 
     // MARK: The form
 
-    public func writeListHeader(into html: inout HTMLWriter, listHref: String) {
+    public func renderTableHeader(into html: inout HTMLWriter) {
+        let listHref = ListRoute.percentEncodedPath(context.listPath)
         html.raw("<form class=\"search query\" method=\"get\"")
         html.attribute("action", listHref)
         html.raw(">")

@@ -25,6 +25,20 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// Whether a column's value, as text, contains the bound text, ASCII letters of either case
+    /// matching (SQLite's `lower` folds ASCII alone; PostgreSQL's folds by locale, so it is told
+    /// the ASCII letters). `%` and `_` are plain characters: no `LIKE` pattern is involved.
+    func containsIgnoringCase(_ expression: String) -> String {
+        switch self {
+        case .sqlite: "instr(lower(\(expression)), lower(?)) > 0"
+        case .postgres:
+            "strpos(translate((\(expression))::text, \(Self.upperASCII), \(Self.lowerASCII)), translate(?::text, \(Self.upperASCII), \(Self.lowerASCII))) > 0"
+        }
+    }
+
+    private static let upperASCII = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ'"
+    private static let lowerASCII = "'abcdefghijklmnopqrstuvwxyz'"
+
     /// An `ORDER BY` term with NULL as the smallest value, as SQLite sorts it: first ascending,
     /// last descending. PostgreSQL sorts NULL as the largest, so it is told; a column that holds
     /// no NULL is left plain, so that an index on it serves the order.

@@ -15,6 +15,9 @@ final class TableList: Sendable {
     var columns: [ColumnSchema] { schema.columns }
     /// The columns a row shows, in order (all of them unless configured).
     let shownColumns: [Int]
+    /// The columns in the order the columns layout shows them: the title column, then the other
+    /// shown columns.
+    let columnOrder: [Int]
     /// Each column's label: its name unless configured.
     let labels: [String]
     /// What every query selects: each column, then the rowid when it is the key.
@@ -49,6 +52,9 @@ final class TableList: Sendable {
     let cellRules: (column: Int, when: [String: String], defaultCell: String)?
     /// The app's own cell provider, when it mounted the table with one: it chooses every row's cell.
     let cells: DatabaseCellProvider?
+    /// Whether rows are shown as the columns of a table: by default, unless the table has cell
+    /// rules or the app's own cells, which keep the cells layout unless configured otherwise.
+    let usesColumns: Bool
     /// Each column's field up to its value's tag, escaped once: `<div><dt>label</dt><dd`.
     let fieldOpenings: [String]
     /// The SELECT of one row by its key; nil without a key.
@@ -136,6 +142,8 @@ final class TableList: Sendable {
         } else {
             titleColumn = Self.titleColumn(of: schema)
         }
+        let title = titleColumn
+        columnOrder = [title] + shown.filter { $0 != title }
         var sort: [SortKey] = []
         for name in configuration?.sort ?? [] {
             let descending = name.hasPrefix("-")
@@ -157,6 +165,8 @@ final class TableList: Sendable {
             links[index] = foreignKey.referencedTable
         }
         self.links = links
+        let defaultLayout: DatabaseConfiguration.Layout = cells != nil || configuration?.cells != nil ? .cells : .columns
+        usesColumns = (configuration?.layout ?? defaultLayout) == .columns
         search = try TableSearch.resolve(schema: schema, settings: configuration?.search, dialect: dialect, in: file)
         rowQuery =
             keyColumns.isEmpty

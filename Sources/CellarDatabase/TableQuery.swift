@@ -30,7 +30,7 @@ struct TableQuery {
     private(set) var order: [OrderTerm] = []
 
     /// The filter operators a parameter may end with.
-    static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "isnull"]
+    static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "icontains", "isnull"]
 
     /// The most filters a request may hold: SQLite refuses a `WHERE` nested deeper than 1,000
     /// levels, and each ANDed condition is one.
@@ -47,12 +47,25 @@ struct TableQuery {
         try setOrder(context.sort)
     }
 
-    /// A hash of the order's terms, which a cursor carries so it is read only under its own order.
+    /// A hash of the order's terms, the filters and the search, which a cursor carries so that it
+    /// is read only in the list it was made for: the position it holds counts the rows those keep.
     var orderSignature: UInt64 {
         var hash = StableHash()
         for term in order {
             hash.combine(term.name)
             hash.combine(term.ascending ? "asc" : "desc")
+        }
+        // A list neither filtered nor searched signs its order alone, as cursors always did.
+        guard !conditions.isEmpty else { return hash.value }
+        for condition in conditions { hash.combine(condition) }
+        for value in bindings {
+            switch value {
+            case .null: hash.combine("null")
+            case .integer(let integer): hash.combine("i\(integer)")
+            case .real(let real): hash.combine("r\(real)")
+            case .text(let text): hash.combine("t" + text)
+            case .blob(let bytes): hash.combine(bytes: bytes)
+            }
         }
         return hash.value
     }
@@ -87,6 +100,9 @@ struct TableQuery {
             }
         case "contains":
             conditions.append(list.dialect.contains(expression))
+            bindings.append(.text(value))
+        case "icontains":
+            conditions.append(list.dialect.containsIgnoringCase(expression))
             bindings.append(.text(value))
         default:
             let comparison = ["exact": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="

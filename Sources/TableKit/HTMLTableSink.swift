@@ -8,6 +8,13 @@
 /// never holds a space or a quote. The ids are what "Load more" and a live list's patches target. A row's cell is dequeued from the table view, configured and
 /// rendered by its provider, and recycled, also when it throws.
 ///
+/// In the columns layout (``TableStyle/columns(_:)``) a section is instead a
+/// `<tbody class="rows" id="section-ID-rows" data-section="ID">` whose first row is its header
+/// (`<tr class="section-header"><th scope="rowgroup" id="section-ID-header">`), with one
+/// `<tr class="cell …" id="row-…">` per row, and its footer a row of a `<tbody class="section-footer">`
+/// after it, so that rows appended to the section's own `<tbody>` land before the footer. The
+/// `<table>` and its header row are the list's, written around the walk.
+///
 /// Public so that a sink of another module can wrap it and keep what it writes for each row (a live
 /// list's version of a window, in Cellar).
 public struct HTMLTableSink: TableWalkSink, ~Copyable {
@@ -16,10 +23,16 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     let tableView: TableView
     /// The path rows link under (the table view's ``TableView/selectionBase`` when the render began).
     let linkBase: String?
+    /// The number of columns in the columns layout, or nil in the cells layout.
+    let columnCount: Int?
 
     public var byteCount: Int { html.count }
 
     public mutating func openSection(_ section: TableWalk.Section) {
+        if let columnCount {
+            openColumnsSection(section, columnCount: columnCount)
+            return
+        }
         html.raw("<section class=\"table-section\"")
         html.attribute("data-section", section.identifier)
         if section.header != nil {
@@ -38,11 +51,36 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     }
 
     public mutating func closeSection(_ section: TableWalk.Section) {
+        if let columnCount {
+            closeColumnsSection(section, columnCount: columnCount)
+            return
+        }
         html.raw("</ul>\n")
         if let footer = section.footer {
             writeCaption(footer, of: section, "<p class=\"section-footer\" id=\"", "-footer\">", "</p>\n")
         }
         html.raw("</section>\n")
+    }
+
+    private mutating func openColumnsSection(_ section: TableWalk.Section, columnCount: Int) {
+        html.raw("<tbody class=\"rows\" id=\"")
+        writeElementID(of: section, "-rows\"")
+        html.attribute("data-section", section.identifier)
+        html.raw(">\n")
+        if let header = section.header {
+            html.raw("<tr class=\"section-header\"><th scope=\"rowgroup\" colspan=\"")
+            html.text(columnCount)
+            writeCaption(header, of: section, "\" id=\"", "-header\">", "</th></tr>\n")
+        }
+    }
+
+    private mutating func closeColumnsSection(_ section: TableWalk.Section, columnCount: Int) {
+        html.raw("</tbody>\n")
+        if let footer = section.footer {
+            html.raw("<tbody class=\"section-footer\"><tr><td colspan=\"")
+            html.text(columnCount)
+            writeCaption(footer, of: section, "\" id=\"", "-footer\">", "</td></tr></tbody>\n")
+        }
     }
 
     /// A section's header or footer: `opening`, the element's id, `idSuffix`, the text, `closing`.
@@ -63,13 +101,14 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         html.raw(suffix)
     }
 
-    /// `<li class="cell …" id="row-…">`, the cell, `</li>`.
+    /// `<li class="cell …" id="row-…">`, the cell, `</li>` (`<tr …>…</tr>` in the columns layout).
     @inline(__always) public mutating func writeRow(at indexPath: IndexPath, identifier: consuming String, provider: DataCellProvider) throws {
         // The selection is given to the cell once the identifier has been written, so that it can
         // take the identifier over instead of holding a copy.
         let identifier = consume identifier
         let row = try provider.dequeueCell(from: tableView, selection: nil)
-        html.append(row.entry.rowOpening)
+        html.raw(columnCount == nil ? "<li" : "<tr")
+        html.append(row.entry.rowAttributes)
         html.pathSegment(identifier)
         if let linkBase {
             row.cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
@@ -81,15 +120,15 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
             tableView.recycle(row)
             throw error
         }
-        html.raw("</li>\n")
+        html.raw(columnCount == nil ? "</li>\n" : "</tr>\n")
         tableView.recycle(row)
     }
 }
 
 extension HTMLTableSink {
     /// A sink that writes into a writer of its own, its rows linking under the table view's
-    /// ``TableView/selectionBase``.
-    public init(tableView: TableView) {
-        self.init(html: HTMLWriter(), tableView: tableView, linkBase: tableView.selectionBase)
+    /// ``TableView/selectionBase``, laid out in `style`.
+    public init(tableView: TableView, style: TableStyle = .cells) {
+        self.init(html: HTMLWriter(), tableView: tableView, linkBase: tableView.selectionBase, columnCount: style.columns?.count)
     }
 }

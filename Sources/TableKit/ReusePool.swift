@@ -15,10 +15,10 @@ public final class ReusePool {
         let registration: ReuseRegistry.Registration
         /// The class cells of this entry are made from (nil for prototypes), compared by identity.
         let cellClass: TableViewCell.Type?
-        /// The row element's opening up to its identifier, `<li class="cell STYLE" id="row-`, with
-        /// the CSS class escaped once for an attribute value. Raw memory owned by the entry, so
-        /// writing it per row is one copy and retains nothing.
-        let rowOpening: UnsafeRawBufferPointer
+        /// The row element's attributes up to its identifier, ` class="cell STYLE" id="row-`
+        /// (after `<li` or `<tr`), with the CSS class escaped once for an attribute value. Raw
+        /// memory owned by the entry, so writing it per row is one copy and retains nothing.
+        let rowAttributes: UnsafeRawBufferPointer
         /// The cell recycled last: the top of this entry's idle cells, each linked to the one
         /// recycled before it (``TableViewCell/nextIdleCell``), last in first out.
         // A list through the cells rather than an array: popping and pushing are a few loads and
@@ -53,17 +53,17 @@ public final class ReusePool {
             self.registration = registration
             if case .cellClass(let type) = registration { cellClass = type } else { cellClass = nil }
             var opening = HTMLWriter()
-            opening.raw("<li class=\"cell ")
+            opening.raw(" class=\"cell ")
             opening.text(styleClass)
             opening.raw("\" id=\"row-")
             let bytes = opening.takeBytes()
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
             bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-            rowOpening = UnsafeRawBufferPointer(storage)
+            rowAttributes = UnsafeRawBufferPointer(storage)
         }
 
         deinit {
-            rowOpening.deallocate()
+            rowAttributes.deallocate()
             // Unlinked one by one, so that freeing a long list never depends on each cell's
             // release recursing into the next (2.5 million idle cells freed fine without this in
             // a debug build; it costs nothing per row).

@@ -63,6 +63,14 @@ public protocol TableController: DataCellProviding {
     /// format before rendering: a matching `If-None-Match` is answered 304 without writing a row,
     /// and streamed pages carry the validator too. Without one, it hashes each buffered page.
     var contentVersion: String? { get }
+    /// How the rows are laid out: each in a cell of its own shape (``TableStyle/cells``, the
+    /// default), or as a table of columns whose header this names (``TableStyle/columns(_:)``).
+    /// In the columns layout each row's cell writes one table cell per column.
+    var style: TableStyle { get }
+    /// Writes what the page shows above the rows, as a table view's `tableHeaderView`: for a
+    /// database list, its filters, sort and formats. Nothing by default. Only the full page has
+    /// it: the rows fragment and the JSON do not.
+    func renderTableHeader(into html: inout HTMLWriter)
 }
 
 extension TableController {
@@ -88,6 +96,8 @@ extension TableController {
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { nil }
     public var action: ControllerAction { .render }
     public var contentVersion: String? { nil }
+    public var style: TableStyle { .cells }
+    public func renderTableHeader(into html: inout HTMLWriter) {}
 
     /// The number of rows in every section together.
     public var totalNumberOfRows: Int {

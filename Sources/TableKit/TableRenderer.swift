@@ -28,11 +28,18 @@ public struct TableRenderer {
     /// The table view's ``TableView/selectionBase`` when the render began, which every row links
     /// under (read once, not per row).
     private let linkBase: String?
+    /// The number of columns in the columns layout, nil in the cells layout.
+    private let columnCount: Int?
 
-    public init(controller: any TableController, tableView: TableView, layout: TableLayout? = nil, window: Range<Int>? = nil) {
+    /// - Parameter style: the layout, when the caller has asked the controller for it already
+    ///   (``TableController/style`` by default).
+    public init(
+        controller: any TableController, tableView: TableView, layout: TableLayout? = nil, window: Range<Int>? = nil, style: TableStyle? = nil
+    ) {
         walk = TableWalk(controller: controller, layout: layout, window: window)
         self.tableView = tableView
         linkBase = tableView.selectionBase
+        columnCount = (style ?? controller.style).columns?.count
     }
 
     /// Whether everything has been written.
@@ -44,8 +51,8 @@ public struct TableRenderer {
         try withSink(writingInto: &html) { sink in try walk.walk(into: &sink, pausingAt: byteLimit) }
     }
 
-    /// Writes the row at `indexPath` alone, `<li class="cell …" id="row-…">…</li>` and its line
-    /// break, as ``render(into:pausingAt:)`` writes it in the page: for a change to that row.
+    /// Writes the row at `indexPath` alone, `<li class="cell …" id="row-…">…</li>` (a `<tr>` in the
+    /// columns layout) and its line break, as ``render(into:pausingAt:)`` writes it in the page: for a change to that row.
     public func renderRow(at indexPath: IndexPath, into html: inout HTMLWriter) throws {
         let controller = walk.controller
         try withSink(writingInto: &html) { sink in try TableWalk.walkRow(at: indexPath, of: controller, into: &sink) }
@@ -53,7 +60,7 @@ public struct TableRenderer {
 
     /// Lends `body` a sink that writes into `html` (moved in and back out, not copied).
     private func withSink<Result>(writingInto html: inout HTMLWriter, _ body: (inout HTMLTableSink) throws -> Result) throws -> Result {
-        var sink = HTMLTableSink(html: HTMLWriter(), tableView: tableView, linkBase: linkBase)
+        var sink = HTMLTableSink(html: HTMLWriter(), tableView: tableView, linkBase: linkBase, columnCount: columnCount)
         swap(&sink.html, &html)
         defer { swap(&sink.html, &html) }
         return try body(&sink)

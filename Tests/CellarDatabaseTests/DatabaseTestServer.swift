@@ -271,7 +271,7 @@ enum JSON: Equatable, Decodable, CustomStringConvertible {
 enum HTMLRows {
     /// The rows' identifiers, from their `id="row-…"` attributes, decoded.
     static func identifiers(_ html: String) -> [String] {
-        html.matches(of: /<li class="cell[^"]*" id="row-([^"]*)"/).map { unescaped(String($0.output.1)).removingPercentEncoding ?? "" }
+        html.matches(of: /<(?:li|tr) class="cell[^"]*" id="row-([^"]*)"/).map { unescaped(String($0.output.1)).removingPercentEncoding ?? "" }
     }
 
     /// The "Load more" link's target, unescaped.

@@ -28,7 +28,7 @@ import Testing
             for (name, value) in zip(["id", "name", "price", "label", "mixed"], values) {
                 #expect(item[name] == value.json, "\(name) of \(row)")
             }
-            #expect(row["cell"]?.string == "DatabaseRowCell")
+            #expect(row["cell"]?.string == "DatabaseColumnsCell")
         }
         // Rows are numbered in the result, from 1.
         #expect(page.ids == (1...expected.count).map(String.init))

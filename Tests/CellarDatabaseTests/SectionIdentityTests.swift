@@ -126,11 +126,11 @@ struct SectionIdentityTests {
             // The page's rows fragment names its sections the same way, escaped and percent-encoded.
             let fragmentTarget = current.replacing("/wines.json", with: "/wines") + (current.contains("?") ? "&" : "?") + "fragment=rows"
             let fragment = try Self.body(app, fragmentTarget)
-            let attributes = fragment.matches(of: /<section class="table-section" data-section="([^"]*)"/).map {
+            let attributes = fragment.matches(of: /<(?:section class="table-section"|tbody class="rows" id="[^"]*") data-section="([^"]*)"/).map {
                 HTMLRows.unescaped(String($0.output.1))
             }
             #expect(attributes == ids, "\(fragmentTarget)")
-            let listIDs = fragment.matches(of: /<ul class="rows" id="section-([^"]*)-rows"/).map { String($0.output.1) }
+            let listIDs = fragment.matches(of: /<(?:ul|tbody) class="rows" id="section-([^"]*)-rows"/).map { String($0.output.1) }
             #expect(listIDs == ids.map(percentEncoded), "\(fragmentTarget)")
             target = json["links"]?["next"]?.string
         }

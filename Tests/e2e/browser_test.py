@@ -144,12 +144,17 @@ class Browser:
 
 # ---------------------------------------------------------------- scenarios
 
+# A list's rows in either layout: cells (<li>) or columns (<tr>), and the links to their details.
+ROWS = "main li.cell, main tr.cell"
+ROW_LINKS = "main li.cell a.cell-link, main tr.cell a.row-link"
+
+
 def rows_ids(b: Browser) -> list[str]:
-    return b.js("return [...document.querySelectorAll('main li.cell')].map(li => li.id)")
+    return b.js("return [...document.querySelectorAll('main li.cell, main tr.cell')].map(row => row.id)")
 
 
 def load_more_until(b: Browser, target: int) -> int:
-    shown = b.count("main li.cell")
+    shown = b.count(ROWS)
     path = urlsplit(b.driver.current_url).path
     while shown < target:
         links = b.driver.find_elements(By.CSS_SELECTOR, "main a.load-more")
@@ -157,10 +162,10 @@ def load_more_until(b: Browser, target: int) -> int:
         b.js("arguments[0].scrollIntoView({block: 'center'})", links[0])
         links[0].click()
         before = shown
-        b.wait(lambda d: b.count("main li.cell") > before and
+        b.wait(lambda d: b.count(ROWS) > before and
                not d.execute_script("return !!document.querySelector('[aria-busy=\"true\"]')"),
                f"more rows after clicking Load more with {before} shown")
-        shown = b.count("main li.cell")
+        shown = b.count(ROWS)
         expect(urlsplit(b.driver.current_url).path == path,
                f"clicking Load more navigated away to {b.driver.current_url} (app.js not active?)")
     return shown
@@ -168,7 +173,7 @@ def load_more_until(b: Browser, target: int) -> int:
 
 def scenario_people(b: Browser, args, state: dict):
     b.get("/people")
-    first = b.count("main li.cell")
+    first = b.count(ROWS)
     expect(first > 0, "/people shows no li.cell rows")
     expect(b.count("main nav.pager") == 1, "/people has no nav.pager")
     shown = load_more_until(b, args.rows)
@@ -182,7 +187,7 @@ def scenario_people(b: Browser, args, state: dict):
     query = parse_qs(urlsplit(b.driver.current_url).query)
     expect(query.get("limit") == [str(shown)] and query.get("offset") == ["0"],
            f"URL not kept in step: {b.driver.current_url} with {shown} rows shown")
-    active = b.js("const a = document.activeElement; return a ? (a.closest('li.cell') || {}).id || a.className : null")
+    active = b.js("const a = document.activeElement; return a ? (a.closest('li.cell, tr.cell') || {}).id || a.className : null")
     print(f"    {first} rows at first, {shown} after Load more; live: {live!r}; focus on: {active!r}")
     state["people_ids"] = ids
 
@@ -191,7 +196,7 @@ def scenario_back(b: Browser, args, state: dict):
     ids = state.get("people_ids")
     expect(ids, "needs the people scenario to have loaded rows")
     list_url = b.driver.current_url
-    link = b.driver.find_element(By.CSS_SELECTOR, f"main li.cell#{ids[-10]} a.cell-link")
+    link = b.driver.find_element(By.CSS_SELECTOR, f"main li.cell#{ids[-10]} a.cell-link, main tr.cell#{ids[-10]} a.row-link")
     href = link.get_attribute("href")
     b.js("arguments[0].scrollIntoView({block: 'center'})", link)
     link.click()
@@ -200,7 +205,7 @@ def scenario_back(b: Browser, args, state: dict):
     expect(b.count("main h1") == 1, f"detail page {href} has no h1")
     expect(b.count("main dl.detail dt") > 0, f"detail page {href} has no dl.detail")
     b.driver.back()
-    b.wait(lambda d: d.current_url == list_url and b.count("main li.cell") >= len(ids),
+    b.wait(lambda d: d.current_url == list_url and b.count(ROWS) >= len(ids),
            f"{len(ids)} rows again after Back to {list_url} (server max limit lower?)")
     after = rows_ids(b)
     expect(after == ids, f"rows differ after Back: {len(after)} rows, first difference at "
@@ -229,10 +234,10 @@ def scenario_wines(b: Browser, args, state: dict):
     colours = [section["header"] for section in data["sections"]]
     expect(len(colours) >= 2, f"{args.wines_path} has {len(colours)} colour(s): nothing to cross")
     b.get(args.wines_path)
-    first = b.count("main li.cell")
+    first = b.count(ROWS)
     clicks = 0
     while b.driver.find_elements(By.CSS_SELECTOR, "main a.load-more"):
-        before = b.count("main li.cell")
+        before = b.count(ROWS)
         load_more_until(b, before + 1)
         clicks += 1
         expect(clicks <= 100, "more than 100 Load more clicks")
@@ -275,13 +280,13 @@ def search(b: Browser, term: str):
 
 def scenario_catalog_none(b: Browser, args, state: dict):
     b.get("/catalog")
-    full = b.count("main li.cell")
+    full = b.count(ROWS)
     expect(full > 0, "/catalog shows no rows")
     expect(b.count("main form.search input[type=search]") == 1, "/catalog has no form.search with an input[type=search]")
     search(b, args.nomatch_term)
     expect(b.count("main .alert") >= 1, f"no .alert after searching for {args.nomatch_term!r}")
     alert = b.js("return document.querySelector('main .alert').textContent.trim()")
-    shown = b.count("main li.cell")
+    shown = b.count(ROWS)
     expect(shown == full, f"search with no match shows {shown} rows, the full list has {full}")
     print(f"    alert: {alert!r}; {shown} rows (full list)")
 
@@ -330,7 +335,7 @@ def injected(b: Browser) -> list[str]:
 def scenario_xss(b: Browser, args, state: dict):
     b.get(args.xss_path)
     time.sleep(0.5)  # give anything that would fire (onerror, onload, autofocus) a chance
-    rows = b.count("main li.cell")
+    rows = b.count(ROWS)
     expect(rows > 0, f"{args.xss_path} shows no rows")
     problems = injected(b)
     loaded = rows
@@ -338,8 +343,8 @@ def scenario_xss(b: Browser, args, state: dict):
         loaded = load_more_until(b, rows + 1)
         time.sleep(0.5)
         problems += [f"after Load more: {p}" for p in injected(b)]
-    if b.driver.find_elements(By.CSS_SELECTOR, "main li.cell a.cell-link"):
-        link = b.driver.find_element(By.CSS_SELECTOR, "main li.cell a.cell-link")
+    if b.driver.find_elements(By.CSS_SELECTOR, ROW_LINKS):
+        link = b.driver.find_element(By.CSS_SELECTOR, ROW_LINKS)
         b.js("arguments[0].scrollIntoView({block: 'center'})", link)
         link.click()
         b.wait(lambda d: d.execute_script("return document.readyState") == "complete", "a hostile row's detail")
@@ -351,7 +356,7 @@ def scenario_xss(b: Browser, args, state: dict):
 
 def scenario_loading(b: Browser, args, state: dict):
     b.get(args.loading_path)
-    b.wait(lambda d: b.count("main [data-loading-src]") == 0 and b.count("main li.cell") > 0,
+    b.wait(lambda d: b.count("main [data-loading-src]") == 0 and b.count(ROWS) > 0,
            f"the loading placeholder on {args.loading_path} to be replaced by rows")
     pagers = b.count("main nav.pager")
     expect(pagers <= 1, f"{pagers} nav.pager elements after the placeholder was filled")
@@ -435,7 +440,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
                 taken += 1
             if viewport == "desktop":  # the load-more state, focus ring and live region
                 b.get("/people")
-                load_more_until(b, b.count("main li.cell") + 1)
+                load_more_until(b, b.count(ROWS) + 1)
                 b.js("document.activeElement && document.activeElement.scrollIntoView({block: 'center'})")
                 b.shot(args.screenshots, f"people-loaded-{viewport}-{scheme}")
                 taken += 1

@@ -5,6 +5,9 @@ in headless Chromium (the same Browser, xss and axe checks as browser_test.py).
     database_test.py --base-url http://127.0.0.1:8081 --screenshots Tests/artifacts/database-screenshots
 
 Scenarios (each reported on its own; the run fails if any fails):
+  explore        at 1280 and 390 px: clicking headers sorts (aria-sort, the status line, rows equal
+                 the JSON's), the filter form adds a filter (303 to column__op=value, a chip, "N rows
+                 match"), the chip's link removes it
   paging         /articles, /articles?sort=-score (NULLs and ties), a search (q=) and the view:
                  "Load more" until the last page. Before each click the link's href and
                  data-fragment-url must carry cursor= (offset= for the view), and the fragment
@@ -54,8 +57,10 @@ def fragment_row_ids(b: Browser, url: str) -> list[str]:
     the page, so a server that repeats a row would go unseen in the page alone)."""
     request = urllib.request.Request(b.url(url), headers={"Accept": "text/html", "HX-Request": "true"})
     with urllib.request.urlopen(request, timeout=30) as response:
-        document = parse(response.read().decode("utf-8"))
-    return [li.get("id") for li in document.iter("li") if "cell" in (li.get("class") or "").split()]
+        text = response.read().decode("utf-8")
+    # A columns-layout fragment's sections are <tbody> elements: parsed in a table, as app.js adds them.
+    document = parse("<table>" + text + "</table>" if text.lstrip().startswith("<tbody") else text)
+    return [row.get("id") for row in document.iter() if row.tag in ("li", "tr") and "cell" in (row.get("class") or "").split()]
 
 
 def expected_row_ids(b: Browser, path: str) -> list[str]:
@@ -136,6 +141,54 @@ def scenario_paging(b: Browser, args, state: dict):
     expect(rows_ids(b) == state["people_ids"], f"reloading {state['list_url']} does not show the same rows")
 
 
+def expected_ids_of(b: Browser, url: str) -> list[str]:
+    """The rows of the list the browser shows at `url`, in order, from the JSON form of that URL."""
+    parts = urlsplit(url)
+    return expected_row_ids(b, parts.path + ("?" + parts.query if parts.query else ""))
+
+
+def scenario_explore(b: Browser, args, state: dict):
+    """Sort by clicking headers, add a filter with the form, remove it by its chip: at desktop and
+    phone width, each page's rows equal the JSON form of its URL, and every step is a plain link or
+    GET form (what JavaScript adds is only Load more)."""
+    for viewport in ("desktop", "mobile"):
+        b.set_view(viewport, "light")
+        b.get("/articles?limit=1000")
+        for column, order in [("score", "ascending"), ("score", "descending"), ("published", "ascending")]:
+            header = b.driver.find_element(
+                By.XPATH, f"//table[@class='columns']/thead//th[a[starts-with(normalize-space(.), '{column}')]]")
+            link = header.find_element(By.TAG_NAME, "a")
+            b.js("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", link)
+            link.click()
+            b.wait(lambda d: f"sort={'-' if order == 'descending' else ''}{column}" in d.current_url, f"sorting by {column} {order}")
+            header = b.driver.find_element(
+                By.XPATH, f"//table[@class='columns']/thead//th[a[starts-with(normalize-space(.), '{column}')]]")
+            expect(header.get_attribute("aria-sort") == order, f"{column} header says {header.get_attribute('aria-sort')}, not {order}")
+            expect(rows_ids(b) == expected_ids_of(b, b.driver.current_url), f"{b.driver.current_url}: rows not in the JSON's order")
+            status = b.driver.find_element(By.CSS_SELECTOR, "main .list-status").text
+            expect(f"sorted by {column}" in status, f"the status line says {status!r}")
+        # A filter from the form: the URL names it, the rows are the JSON's, a chip shows it.
+        from selenium.webdriver.support.ui import Select
+        Select(b.driver.find_element(By.NAME, "filter_column")).select_by_value("words")
+        Select(b.driver.find_element(By.NAME, "filter_op")).select_by_value("gte")
+        value = b.driver.find_element(By.NAME, "filter_value")
+        value.send_keys("12")
+        value.submit()
+        b.wait(lambda d: "words__gte=12" in d.current_url, "the filter form's redirect to words__gte=12")
+        expect("sort=published" in b.driver.current_url, f"the filter form lost the sort: {b.driver.current_url}")
+        expect(rows_ids(b) == expected_ids_of(b, b.driver.current_url), f"{b.driver.current_url}: rows differ from the JSON's")
+        chips = [c.text for c in b.driver.find_elements(By.CSS_SELECTOR, "main .chip")]
+        expect(any("words ≥" in c and "12" in c for c in chips), f"no chip for the filter: {chips}")
+        matching = b.driver.find_element(By.CSS_SELECTOR, "main .list-status").text
+        expect(" match" in matching, f"the status line does not say how many rows match: {matching!r}")
+        b.driver.find_element(By.CSS_SELECTOR, "main .chip a").click()
+        b.wait(lambda d: "words__gte" not in d.current_url, "the chip's link to remove the filter")
+        expect(b.count("main .chip") == 0, "a chip is left after removing the only filter")
+        expect(rows_ids(b) == expected_ids_of(b, b.driver.current_url), f"{b.driver.current_url}: rows differ from the JSON's")
+    b.set_view("desktop", "light")
+    print("    headers sort (aria-sort, status line), the filter form and its chip, at 1280 and 390 px")
+
+
 def scenario_xss(b: Browser, args, state: dict):
     browser_test.scenario_xss(b, args, state)
     problems = []
@@ -167,7 +220,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
     print(f"    {taken} screenshots in {args.screenshots}")
 
 
-SCENARIOS = [("paging", scenario_paging), ("back", browser_test.scenario_back), ("xss", scenario_xss),
+SCENARIOS = [("paging", scenario_paging), ("back", browser_test.scenario_back), ("explore", scenario_explore), ("xss", scenario_xss),
              ("axe", browser_test.scenario_axe), ("screenshots", scenario_screenshots)]
 
 

@@ -31,7 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_test  # noqa: E402
-from browser_test import Browser, expect  # noqa: E402
+from browser_test import ROWS, Browser, expect  # noqa: E402
 
 
 def make(path: str):
@@ -104,7 +104,7 @@ def scenario_follow(b: Browser, args, state: dict):
     b.wait(lambda d: "1 row removed" in live_text(b), "the live region to announce the removal")
 
     expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
-    expect(b.js("return document.activeElement && document.activeElement.closest('li') && document.activeElement.closest('li').id")
+    expect(b.js("return document.activeElement && document.activeElement.closest('li, tr') && document.activeElement.closest('li, tr').id")
            == "row-310", "the focused link lost focus when its row was replaced")
     after = row_top(b, "row-300")
     expect(top is not None and after is not None and abs(after - top) <= 2,
@@ -141,7 +141,7 @@ def scenario_more(b: Browser, args, state: dict):
     wait_stream_open(b)
     b.js("window.__notReloaded = true")
     b.js("document.querySelector('main a.load-more').click()")
-    b.wait(lambda d: b.count("main li.cell") >= 40, "Load more to add rows 21-40")
+    b.wait(lambda d: b.count(ROWS) >= 40, "Load more to add rows 21-40")
     # Every id the patches target (rows, each section's list and footer, the pager) is on the page once.
     duplicates = b.js("const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);"
                       "return ids.filter((id, i) => ids.indexOf(id) !== i)")
@@ -169,7 +169,7 @@ def scenario_refresh(b: Browser, args, state: dict):
     # A section cannot be patched in row by row: the batch is a refresh, and the rows come again in place.
     b.wait(lambda d: d.execute_script("return !!document.getElementById('row-7')"), "row 7 to appear in a new section")
     expect(b.count("section.table-section") == sections + 1, "the new section is not there once")
-    expect(b.count("main li.cell") == 7, "rows are missing or doubled after the refresh")
+    expect(b.count(ROWS) == 7, "rows are missing or doubled after the refresh")
     b.wait(lambda d: "updated" in live_text(b), "the live region to announce the update")
     expect(b.js("return window.__notReloaded === true"), "the page was reloaded")
 

@@ -44,6 +44,15 @@ def fetch(url: str, expect: int) -> tuple[int, str, str]:
     return status, ctype, body.decode("utf-8", errors="replace")
 
 
+def in_table(fragment: str) -> str:
+    """A columns-layout fragment (its sections are <tbody> elements, which app.js adds to the page's
+    table) with its sections in a table, as they are once added; the pager stays after it."""
+    if not fragment.lstrip().startswith("<tbody"):
+        return fragment
+    end = fragment.rfind("</tbody>") + len("</tbody>")
+    return "<table>" + fragment[:end] + "</table>" + fragment[end:]
+
+
 def with_fragment(path: str) -> str:
     parts = urlsplit(path)
     query = parts.query + ("&" if parts.query else "") + "fragment=rows"
@@ -92,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             whole = body.lstrip()[:15].lower().startswith("<!doctype html")
             if is_fragment and not whole:
-                save(safe_name(url_path, ".fragment.html"), WRAP.format(body), f"{url_path} (fragment, wrapped)")
+                save(safe_name(url_path, ".fragment.html"), WRAP.format(in_table(body)), f"{url_path} (fragment, wrapped)")
             else:
                 save(safe_name(url_path, ".html"), body, url_path)
     if not args.no_assets:

@@ -47,6 +47,7 @@ extension SiteAssets {
           }
           const clearErrors = () => main.querySelectorAll('[data-load-error]').forEach((el) => el.remove());
 
+          const rowSelector = 'ul.rows > li, tbody.rows > tr.cell';
           const announce = (text) => { const live = document.getElementById('live'); if (live) live.textContent = text; };
 
           // Appends each fragment section's rows to the page's section with the same data-section, the
@@ -56,6 +57,8 @@ extension SiteAssets {
           // the pager. A row already on the page (the list moved under us) is not added twice, and a
           // section's own ids are its identifier's, so no id is left twice. Returns the first new row.
           function mergeSections(fragment, anchor) {
+            const table = main.querySelector('table.columns');
+            if (table) return mergeTableSections(fragment, table);
             let firstRow = null;
             for (const section of fragment.querySelectorAll('section.table-section')) {
               const key = section.dataset.section;
@@ -74,9 +77,30 @@ extension SiteAssets {
             return firstRow;
           }
 
+          // The columns layout: each section is a <tbody class="rows"> (its footer a <tbody> after it)
+          // of the page's one table; a fragment's rows join the section with the same data-section.
+          function mergeTableSections(fragment, table) {
+            let firstRow = null;
+            for (const body of fragment.querySelectorAll('tbody.rows')) {
+              const key = body.dataset.section;
+              const target = key === undefined ? null : table.querySelector(`tbody.rows[data-section="${CSS.escape(key)}"]`);
+              const footer = body.nextElementSibling && body.nextElementSibling.matches('tbody.section-footer') ? body.nextElementSibling : null;
+              const rows = [...body.querySelectorAll('tr.cell')].filter((tr) => !tr.id || !document.getElementById(tr.id));
+              if (!firstRow && rows.length) firstRow = rows[0];
+              if (target) {
+                target.append(...rows);
+              } else {
+                body.querySelectorAll('tr.cell').forEach((tr) => { if (!rows.includes(tr)) tr.remove(); });
+                table.append(body);
+                if (footer) table.append(footer);
+              }
+            }
+            return firstRow;
+          }
+
           function keepURLInStep(pager) {
             const last = Number(pager && pager.dataset.last);
-            const shown = last > startOffset ? last - startOffset : main.querySelectorAll('ul.rows > li').length;
+            const shown = last > startOffset ? last - startOffset : main.querySelectorAll(rowSelector).length;
             const url = new URL(location.href);
             url.searchParams.delete('fragment');
             url.searchParams.set('offset', String(startOffset));
@@ -209,7 +233,7 @@ extension SiteAssets {
 
           // The first row at least partly on screen, and where it is: put back there after the batch.
           function scrollAnchor() {
-            for (const row of main.querySelectorAll('ul.rows > li[id]')) {
+            for (const row of main.querySelectorAll('ul.rows > li[id], tbody.rows > tr[id]')) {
               const { top, bottom } = row.getBoundingClientRect();
               if (bottom > 0) return { id: row.id, top };
             }
@@ -225,7 +249,7 @@ extension SiteAssets {
             if (!streams.length) return;
             if (streams.some((s) => s.getAttribute('action') === 'refresh')) { refreshRows(); return; }
             const focused = document.activeElement;
-            const focusRow = focused && focused.closest && focused.closest('li[id]');
+            const focusRow = focused && focused.closest && focused.closest('li[id], tr[id]');
             const focusHref = focused && focused.getAttribute && focused.getAttribute('href');
             const anchor = scrollAnchor();
             const pager = main.querySelector('nav.pager');
@@ -245,7 +269,7 @@ extension SiteAssets {
                 if (action === 'update') { element.replaceChildren(content); continue; }
                 if (row && row.id) { const old = document.getElementById(row.id); if (old && old !== element) old.remove(); }
                 // Rows are counted and marked; the pager (#list-pager, replaced when the rows it counts change) is not.
-                const isRow = row && row.tagName === 'LI';
+                const isRow = row && (row.tagName === 'LI' || row.tagName === 'TR');
                 if (action === 'replace') { element.replaceWith(content); if (isRow) { changed.add(row.id); mark(row); } }
                 else if (['before', 'after', 'append', 'prepend'].includes(action)) { element[action](content); added.add(row && row.id); mark(row); }
               }
@@ -273,12 +297,22 @@ extension SiteAssets {
               const url = new URL(location.href);
               url.searchParams.set('fragment', 'rows');
               const fragment = await fetchFragment(url.href);
-              const sections = main.querySelectorAll('section.table-section');
               const pager = main.querySelector('nav.pager');
-              const anchor = sections[0] || pager || document.getElementById('live');
-              anchor.before(fragment);
-              sections.forEach((section) => section.remove());
-              if (pager) pager.remove();
+              const table = main.querySelector('table.columns');
+              if (table) {
+                // The table's sections again; the pager after the table.
+                const newPager = fragment.querySelector('nav.pager');
+                table.querySelectorAll(':scope > tbody').forEach((body) => body.remove());
+                table.append(...fragment.querySelectorAll('tbody'));
+                if (newPager) { if (pager) pager.replaceWith(newPager); else table.closest('.table-scroll').after(newPager); }
+                else if (pager) pager.remove();
+              } else {
+                const sections = main.querySelectorAll('section.table-section');
+                const anchor = sections[0] || pager || document.getElementById('live');
+                anchor.before(fragment);
+                sections.forEach((section) => section.remove());
+                if (pager) pager.remove();
+              }
               announce('The list was updated');
               watchPager();
             } catch (error) {
@@ -286,7 +320,7 @@ extension SiteAssets {
             }
           }
 
-          if (main.dataset.list !== undefined && 'EventSource' in window && main.querySelector('ul.rows')) {
+          if (main.dataset.list !== undefined && 'EventSource' in window && main.querySelector('ul.rows, tbody.rows')) {
             document.addEventListener('visibilitychange', () => { if (document.hidden) closeStream(); else openStream(); });
             document.addEventListener('cellar:rows-loaded', openStream);
             if (!document.hidden) openStream();

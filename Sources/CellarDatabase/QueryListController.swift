@@ -12,9 +12,9 @@ enum QuerySource: Sendable {
 
 /// `/-/query`: the result of one read-only SQL statement (`sql=`, in the URL or a form POST) as a
 /// list — its rows in the columns layout (``DatabaseColumnsCell``s, as a table's list), its JSON and
-/// fragment as any list's — under a form to edit and run it again (the table header). Without a statement, the page is the form alone. A canned query's list
-/// (`/-/queries/{name}`) runs its own statement, once every parameter has a value, with a field
-/// for each in the form.
+/// fragment as any list's — under a form to edit and run it again (the table header). Without a
+/// statement, the page is the form alone. A canned query's list (`/-/queries/{name}`) runs its own
+/// statement, once every parameter has a value, with a field for each in the form.
 ///
 /// Pages by offset: the statement is run again for each page and the rows before it stepped over
 /// (``QueryRunner``), so a page costs what reaching it costs, within the query time limit. Without a
@@ -24,7 +24,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
     private let context: ListContext
     private let defaultLimit: Int
     private let source: QuerySource
-    private let title_: String
+    private let listTitle: String
     /// The statement, as sent or configured.
     let sql: String
     /// A canned query's parameters' values, by name; every one must have one for the query to run.
@@ -38,7 +38,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
         self.source = source
         self.context = context
         self.defaultLimit = defaultLimit
-        title_ = title
+        listTitle = title
         switch source {
         case .written:
             sql = context.query["sql"] ?? ""
@@ -53,12 +53,9 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
             throw HTTPError.badRequest("A query's pages are reached by offset (offset=), not by cursor: follow the page's own links.")
         }
         try QueryRunner.check(sql)
-        page = PageRows(list: Self.emptyList(at: context.listPath), rows: FetchedRows(columnCount: 0), firstRow: 0, linkLabels: [], linkBases: [])
-    }
-
-    private static func emptyList(at path: String) -> TableList {
-        // A list of no columns cannot fail to be made.
-        TableList.queryResult(columns: [], path: path)!
+        page = PageRows(
+            list: try TableList.queryResult(columns: [], path: context.listPath), rows: FetchedRows(columnCount: 0), firstRow: 0,
+            linkLabels: [], linkBases: [])
     }
 
     /// Whether there is a statement to run (not only spaces), and a value for each of its parameters.
@@ -73,8 +70,11 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
     public func fetchPage() throws {
         guard hasStatement else { return }
         let result = try runner.run(sql, parameters: parameters, offset: context.page.offset, limit: limit)
-        guard let list = TableList.queryResult(columns: result.columns, path: context.listPath) else {
-            throw HTTPError.badRequest("The statement's columns cannot be shown as a list.")
+        let list: TableList
+        do {
+            list = try TableList.queryResult(columns: result.columns, path: context.listPath)
+        } catch {
+            throw HTTPError.badRequest("The statement's columns cannot be shown as a list: \(error.message).")
         }
         page = PageRows(list: list, rows: result.rows, firstRow: result.firstRow, linkLabels: [], linkBases: [])
         hasMore = result.hasMore
@@ -90,7 +90,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
 
     // MARK: The table
 
-    public var title: String { title_ }
+    public var title: String { listTitle }
     public func numberOfRows(inSection section: Int) -> Int { section == 0 ? page.count : 0 }
     public func identifier(forRowAt indexPath: IndexPath) -> String { page.identifier(ofRow: indexPath.row) }
     public func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? { nil }

@@ -124,4 +124,20 @@ extension QueryHTTPTests {
         #expect(response.text.contains("at most 100,000"), "\(response.text.prefix(300))")
         #expect(try server.get("/-/query.json?sql=SELECT%201&cursor=abc").status == 400)
     }
+
+    @Test func aPageStopsAtItsByteLimitAndTheNextGoesOn() throws {
+        let server = try Self.cellar()
+        // 20 rows of 1.8 MB each: the page stops once its values reach 8 MB, after the fifth.
+        let sql = """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
+            SELECT i, hex(zeroblob(450000)) AS a, hex(zeroblob(450000)) AS b FROM n
+            """
+        let page = try server.json(Self.target(sql, extra: "&limit=1000"))
+        #expect(page.rows.compactMap { $0["item"]?["i"]?.integer } == [1, 2, 3, 4, 5])
+        let next = try #require(page["links"]?["next"]?.string)
+        #expect(next.contains("offset=5"))
+        #expect(try server.json(next).rows.first?["item"]?["i"]?.integer == 6)
+        let html = try server.get(Self.target(sql, "/-/query", extra: "&limit=1000"))
+        #expect(html.text.contains("This page stops after 5 rows"))
+    }
 }

@@ -33,6 +33,8 @@ extension QueryHTTPTests {
         ("VACUUM INTO '/tmp/cellar-vacuumed.db'", "only reads"),
         ("ANALYZE", "only reads"),
         ("REINDEX", "only reads"),
+        ("EXPLAIN DELETE FROM wines", "only reads"),
+        ("INSERT INTO wines_search(wines_search) VALUES ('rebuild')", "only reads"),
         ("BEGIN", "only reads"),
         ("SAVEPOINT s", "only reads"),
         ("SELECT randomblob(1000000000)", "too big"),
@@ -75,6 +77,9 @@ extension QueryHTTPTests {
             "VALUES (1, 'a'), (2, 'b')",
             "SELECT length(randomblob(1000)), upper('x'), datetime(0, 'unixepoch') -- a comment",
             "SELECT 1; -- and a comment after",
+            "SELECT rowid FROM wines_search WHERE wines_search MATCH 'oak' ORDER BY rank",
+            "SELECT * FROM cheap_wines",
+            "EXPLAIN QUERY PLAN SELECT * FROM wines WHERE id = 3",
         ]
         for sql in allowed {
             let response = try server.get(Self.target(sql))

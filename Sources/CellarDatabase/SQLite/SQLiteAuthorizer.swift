@@ -7,9 +7,12 @@ import CSQLite
 /// transactions and savepoints, any other pragma, `VACUUM`, `ANALYZE`, `REINDEX` — is refused
 /// while the statement is prepared, with SQLite's "not authorized" (`SQLITE_AUTH`).
 enum SQLiteAuthorizer {
-    /// Pragmas that only read the schema, whatever their argument, as statements
-    /// (`PRAGMA table_info(t)`) or as table-valued functions (`pragma_table_info('t')`).
-    static let readingPragmas: Set<String> = ["table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list"]
+    /// Pragmas that only read, whatever their argument, as statements (`PRAGMA table_info(t)`) or
+    /// as table-valued functions (`pragma_table_info('t')`): the schema's, and `data_version`,
+    /// which FTS5 reads to open its index (a `MATCH` fails without it), and which cannot be set.
+    static let readingPragmas: Set<String> = [
+        "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list", "data_version",
+    ]
 
     /// Functions refused although the connection could not run them anyway
     /// (`load_extension` is off on it): refused at compile time, with the others' message.

@@ -20,6 +20,15 @@ static inline int csqlite_bind_blob(sqlite3_stmt *statement, int index, const vo
     return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+/// Turns on SQLITE_DBCONFIG_DEFENSIVE (no writes to the schema tables, no `writable_schema`, no
+/// shadow-table writes) and turns off the C API's extension loading, for a connection that runs
+/// SQL a client wrote; `sqlite3_db_config` is variadic, which Swift cannot call.
+static inline int csqlite_defend(sqlite3 *db) {
+    int result = sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+    if (result == SQLITE_OK) result = sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
+    return result;
+}
+
 // What a database file holds, read through SQLite's own open file (the VFS methods sqlite3.h
 // declares), never through a second descriptor: closing one would drop the POSIX locks SQLite
 // holds on the file for the whole process.

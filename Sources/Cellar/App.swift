@@ -79,6 +79,8 @@ public final class App: @unchecked Sendable {
     public var databaseConfigurationPath: String?
     /// A folder of prototype templates for the database's cell rules (`--templates`), if any.
     public var databaseTemplatesPath: String?
+    /// Whether a mounted database gets its SQL page, `/-/query`: false with `--no-sql`.
+    public var databaseAllowsSQL = true
     /// Everyone watching a list (its URL with `Accept: text/event-stream`); tell it when a list's
     /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread. Replace
     /// it before ``makeRouter()`` to change how long and how many unwatched windows are kept.
@@ -139,16 +141,16 @@ public final class App: @unchecked Sendable {
     // MARK: Lists
 
     /// Mounts a list: `path` answers with the page, the fragment and JSON; `path.json` with JSON;
-    /// `path/:id` with a row's detail (unless `hasDetail` is false). The controller is made per
-    /// request from its context.
+    /// `path/:id` with a row's detail (unless `hasDetail` is false); with `acceptsFormPosts`, a
+    /// form POST too (``ListRoute/acceptsFormPosts``). The controller is made per request from its context.
     public func list(
         _ path: String, title: String? = nil, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
-        hasDetail: Bool = true, _ makeController: @escaping @Sendable (ListContext) throws -> any TableController
+        hasDetail: Bool = true, acceptsFormPosts: Bool = false, _ makeController: @escaping @Sendable (ListContext) throws -> any TableController
     ) {
         lists.append(
             ListRoute(
-                path: path, title: title, summary: summary, paging: paging,
-                infiniteScroll: infiniteScroll, hasDetail: hasDetail, makeController: makeController))
+                path: path, title: title, summary: summary, paging: paging, infiniteScroll: infiniteScroll, hasDetail: hasDetail,
+                acceptsFormPosts: acceptsFormPosts, makeController: makeController))
     }
 
     /// Adds a check to `GET /readyz` (see ``ReadinessCheck``); it replaces one of the same name.
@@ -225,6 +227,10 @@ public final class App: @unchecked Sendable {
             router.get(route.path) { try responder.respond(to: $0, route: route, pathRequestsJSON: false) }
             router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
+            if route.acceptsFormPosts {
+                router.post(route.path) { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: false) }
+                router.post(route.path + ".json") { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: true) }
+            }
         }
         for route in extraRoutes {
             router.on(route.method, route.pattern, route.makeHandler(snapshot))

@@ -37,15 +37,20 @@ public struct ListRoute: Sendable {
     public let infiniteScroll: Bool
     /// Whether rows link to a detail route at `path/:id`.
     public let hasDetail: Bool
+    /// Whether the list (and its JSON twin) also answers a POST of a form
+    /// (`application/x-www-form-urlencoded`), as the GET whose query holds the URL's items and
+    /// then the form's: for a value too long for a URL, such as an SQL statement.
+    public let acceptsFormPosts: Bool
     let makeController: ControllerFactory
     /// The path without its `/` (`people`), the page's `data-list`: made once, not per page.
     let listName: String
 
     public init(
         path: String, title: String?, summary: String = "", paging: ListPaging = .paged, infiniteScroll: Bool = false,
-        hasDetail: Bool = true, makeController: @escaping ControllerFactory
+        hasDetail: Bool = true, acceptsFormPosts: Bool = false, makeController: @escaping ControllerFactory
     ) {
         self.hasDetail = hasDetail
+        self.acceptsFormPosts = acceptsFormPosts
         self.path = path
         href = Self.percentEncodedPath(path)
         self.title = title ?? Self.defaultTitle(for: path)

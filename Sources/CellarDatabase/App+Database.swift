@@ -53,13 +53,19 @@ extension App {
             made.append(list)
         }
         let lists = DatabaseLists(made)
-        // Every summary (a count) before the first list is mounted: a database that goes away
-        // meanwhile leaves the app as it was, and a deferred mount can be tried again.
+        // Every summary (a count), and the SQL page's connections, before the first list is mounted:
+        // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
+        let queries = try queryRunner(for: database, configuration: configuration)
+        let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
             mountList(list, lists: lists, summary: summary, database: database)
             mounted.append((list.schema.name, list.path))
+        }
+        if let queries {
+            if databaseAllowsSQL, configuration.allowsSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
+            mountCannedQueries(canned, database: database, runner: queries, prefix: prefix)
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
         monitorChanges(of: database, lists: made)
@@ -95,6 +101,34 @@ extension App {
         mountList(list, lists: DatabaseLists([list]), database: database)
         monitorChanges(of: database, lists: [list])
         return path
+    }
+
+    /// The connections `/-/query` and the canned queries run statements on (``QueryRunner``), or nil
+    /// when there are none to run: the SQL page off (`--no-sql`, ``App/databaseAllowsSQL``, or
+    /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
+    /// off: they run only what the configuration says.
+    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
+        guard databaseAllowsSQL && configuration.allowsSQL || !configuration.queries.isEmpty else { return nil }
+        switch database.engine {
+        case .postgres(let pool):
+            if let query = configuration.queries.first {
+                throw configuration.error("queries.\(query.name)", "canned queries are served from SQLite databases only, for now")
+            }
+            let reach = try QueryRunner.reachBeyondReading(in: database)
+            guard reach.isEmpty else {
+                logger.warning(
+                    "/-/query is off: the serving role can do more than read through it; serve with a role that may only SELECT, or --no-sql",
+                    metadata: ["database": "\(database.displayName)", "role_may": "\(reach.joined(separator: "; "))"])
+                return nil
+            }
+            return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)
+        case .sqlite:
+            do {
+                return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
+            } catch {
+                throw DatabaseOpenError(path: database.path, underlying: error)
+            }
+        }
     }
 
     /// The cells every database list may dequeue, registered once.
@@ -192,13 +226,18 @@ extension App {
     /// Paths the server answers itself, which no table may take.
     static let reservedFirstSegments: Set<String> = ["static", "healthz", "metrics", "readyz", "-", "index", "index.json", "favicon.ico"]
 
+    /// Paths under `/-/` the server keeps for itself (the SQL page, canned queries), with their
+    /// twins: a table whose path would be one of them is at its hex path.
+    static let reservedDashPaths: Set<String> = Set(
+        ["/-/query", "/-/queries"].flatMap { [$0, $0 + ".json", $0 + ".csv"] })
+
     /// Each table's path: `/{name}`; `/-/{name}` for a name that would shadow another path or a
     /// list's `.json` or `.csv` twin; `/-/x/{hex of its UTF-8}` for a name a route cannot hold or a
     /// link would lose (`..` is removed from a URL before it is asked for), and for any name whose
     /// path or twins another table's already take. No two tables share a path or a twin.
     static func listPaths(for names: [String]) -> [String: String] {
         let all = Set(names)
-        var claimed = Set<String>()
+        var claimed = reservedDashPaths
         var paths: [String: String] = [:]
         func claims(_ path: String) -> [String] { [path, path + ".json", path + ".csv"] }
         // Plain names first: `/{name}` is what users expect, and what the others must step around.

@@ -63,19 +63,25 @@ final class CSVStream: ResponseBodyProducer {
             try fetchBatch()
         } else {
             headerWritten = true
-            for (index, column) in list.columns.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                Self.appendField(Array(column.name.utf8), to: &buffer)
-            }
-            buffer.append(contentsOf: [13, 10])
+            Self.appendHeader(list.columns.map(\.name), to: &buffer)
         }
-        writeRows(into: &buffer)
+        Self.appendRows(rows, columns: list.columns.count, to: &buffer)
         return !finished
     }
 
-    private func writeRows(into buffer: inout [UInt8]) {
+    /// The header row: each column's name.
+    static func appendHeader(_ names: [String], to buffer: inout [UInt8]) {
+        for (index, name) in names.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            appendField(Array(name.utf8), to: &buffer)
+        }
+        buffer.append(contentsOf: [13, 10])
+    }
+
+    /// Each row's first `columns` values, a line each.
+    static func appendRows(_ rows: FetchedRows, columns: Int, to buffer: inout [UInt8]) {
         for row in 0..<rows.count {
-            for column in list.columns.indices {
+            for column in 0..<columns {
                 if column > 0 { buffer.append(UInt8(ascii: ",")) }
                 switch rows.value(row: row, column: column) {
                 case .null: break

@@ -5,6 +5,12 @@ import Yams
 /// `shop.yaml`) or named by `--config`:
 ///
 /// ```yaml
+/// sql: false                              # no SQL page (/-/query); the default is true
+/// queries:                                # canned queries, each a list at /-/queries/{name}
+///   by_vintage:
+///     sql: SELECT name, price FROM items WHERE vintage = :vintage
+///     title: Items of a vintage           # the list's title (default: the name)
+///     description: One vintage's items    # the index's line about it
 /// tables:
 ///   items:
 ///     title: Items in stock
@@ -73,6 +79,23 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public init() {}
     }
 
+    /// A statement the configuration names, served as a list at `/-/queries/{name}` with a form for
+    /// its `:named` parameters, whose values are bound, never written into the SQL.
+    public struct CannedQuery: Sendable, Equatable {
+        /// Its path's last segment: letters, digits, `_` and `-`.
+        public var name: String
+        public var sql: String
+        public var title: String?
+        public var description: String?
+
+        public init(name: String, sql: String, title: String? = nil, description: String? = nil) {
+            self.name = name
+            self.sql = sql
+            self.title = title
+            self.description = description
+        }
+    }
+
     /// Which cell renders a row, chosen by one column's value: a `DataCellProvider` as data.
     public struct CellRules: Sendable, Equatable {
         public var column: String
@@ -81,6 +104,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     }
 
     public var tables: [String: Table] = [:]
+    /// Canned queries, in the file's order: each a list at `/-/queries/{name}`.
+    public var queries: [CannedQuery] = []
+    /// Whether the database gets its SQL page, `/-/query` (`sql: false` turns it off).
+    public var allowsSQL = true
     /// Where the configuration came from, for messages.
     public var file: String?
     /// Each key's place in the file (`tables.items.sort` → line 4, column 5), for messages about
@@ -90,7 +117,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public init() {}
 
     public static func == (lhs: DatabaseConfiguration, rhs: DatabaseConfiguration) -> Bool {
-        lhs.tables == rhs.tables && lhs.file == rhs.file
+        lhs.tables == rhs.tables && lhs.allowsSQL == rhs.allowsSQL && lhs.queries == rhs.queries && lhs.file == rhs.file
     }
 
     /// Reads a configuration from YAML text.
@@ -106,7 +133,16 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         }
         guard let root else { return }
         var reader = Reader(file: file)
-        let top = try reader.mapping(root, key: "", allowed: ["tables"])
+        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql", "queries"])
+        for (name, node) in try reader.entries(top["queries"], key: "queries") {
+            queries.append(try reader.query(node, name: name, key: "queries.\(name)"))
+        }
+        if let node = top["sql"] {
+            guard let value = node.scalar?.string, value == "true" || value == "false" else {
+                throw reader.fail(node, "sql", "expected true or false (false turns /-/query off)")
+            }
+            allowsSQL = value == "true"
+        }
         for (name, node) in try reader.entries(top["tables"], key: "tables") {
             self.tables[name] = try reader.table(node, key: "tables.\(name)")
         }
@@ -257,6 +293,23 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             }
             if let value = keys["search"] { table.search = try search(value, key: key + ".search") }
             return table
+        }
+
+        /// A canned query: `sql`, and a `title` and `description` if any; its name makes a path.
+        mutating func query(_ node: Node, name: String, key: String) throws(ConfigurationError) -> CannedQuery {
+            let keys = try mapping(node, key: key, allowed: ["sql", "title", "description"])
+            let isPathSegment =
+                !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                }
+            guard isPathSegment else { throw fail(node, key, "a query's name is its path, /-/queries/{name}: letters, digits, _ and - only") }
+            guard let sql = keys["sql"] else { throw fail(node, key, "a query needs its sql") }
+            var query = CannedQuery(name: name, sql: try string(sql, key: key + ".sql"))
+            if let value = keys["title"] { query.title = try string(value, key: key + ".title") }
+            if let value = keys["description"] { query.description = try string(value, key: key + ".description") }
+            return query
         }
 
         /// `search: false`, `search: true`, or a mapping of `index`, `column` and `configuration`.

@@ -291,29 +291,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {
-        let row = flatRow(indexPath)
-        let rows = page.rows
-        json.raw("{")
-        for column in list.columns.indices {
-            if column > 0 { json.raw(",") }
-            list.jsonKeys[column].withUnsafeBufferPointer { json.unsafeRaw(bytes: $0) }
-            switch rows.value(row: row, column: column) {
-            case .null: json.null()
-            case .integer(let integer): json.number(Int(integer))
-            case .real(let real):
-                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { buffer -> Bool in
-                    guard let count = DecimalText.write(real, into: buffer.baseAddress!) else { return false }
-                    json.unsafeRaw(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
-                    return true
-                }
-                if !written { json.number(real) }
-            case .text(let range): rows.withBytes(range) { json.string(utf8: $0) }
-            case .blob(let range):
-                json.string(after: "{\"$base64\":", rows.withBytes(range) { Self.base64($0) })
-                json.raw("}")
-            }
-        }
-        json.raw("}")
+        page.writeItem(row: flatRow(indexPath), into: &json)
         return true
     }
 

@@ -1,3 +1,5 @@
+import Cellar
+
 /// One fetched page of a database list, fixed once fetched: its rows, the labels of the rows its
 /// foreign keys reference, and where those links lead. Cells read a row from it.
 final class PageRows: Sendable {
@@ -51,5 +53,30 @@ final class PageRows: Sendable {
         return list.keyColumns.map { column in
             (rows.string(row: row, column: column) ?? "").replacing("%", with: "%25").replacing(",", with: "%2C")
         }.joined(separator: ",")
+    }
+    /// A row's JSON item: every column under its name, typed as SQLite holds it (a blob as
+    /// `{"$base64": …}`), the names escaped once per list (``TableList/jsonKeys``).
+    func writeItem(row: Int, into json: inout JSONWriter) {
+        json.raw("{")
+        for column in list.columns.indices {
+            if column > 0 { json.raw(",") }
+            list.jsonKeys[column].withUnsafeBufferPointer { json.unsafeRaw(bytes: $0) }
+            switch rows.value(row: row, column: column) {
+            case .null: json.null()
+            case .integer(let integer): json.number(Int(integer))
+            case .real(let real):
+                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DecimalText.capacity) { buffer -> Bool in
+                    guard let count = DecimalText.write(real, into: buffer.baseAddress!) else { return false }
+                    json.unsafeRaw(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                    return true
+                }
+                if !written { json.number(real) }
+            case .text(let range): rows.withBytes(range) { json.string(utf8: $0) }
+            case .blob(let range):
+                json.string(after: "{\"$base64\":", rows.withBytes(range) { DatabaseListController.base64($0) })
+                json.raw("}")
+            }
+        }
+        json.raw("}")
     }
 }

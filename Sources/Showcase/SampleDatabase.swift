@@ -10,7 +10,10 @@ import FoundationEssentials
 /// restart reuses it) and then only read, as any database Cellar serves.
 enum SampleDatabase {
     /// The lists' configuration, as a `.yaml` file beside a database would hold it.
+    /// `sql: false`: the showcase shows lists, and `/db/-/query` would run any visitor's statement on
+    /// a public demo; `cellar serve --database` has the SQL page.
     static let configuration = """
+        sql: false
         tables:
           wines:
             title: Wine cellar

@@ -23,15 +23,17 @@ class ListTestServer {
 
     /// Mounts `database` (with `configuration`, if any) and serves it. `connectionMemoryLimit`
     /// bounds the request head to a quarter of it: raise it to send values of 100 KB.
-    init(serving database: Database, configuration: DatabaseConfiguration? = nil, connectionMemoryLimit: Int = 32 * 1024, logger: Logger? = nil)
-        throws
-    {
+    init(
+        serving database: Database, configuration: DatabaseConfiguration? = nil, connectionMemoryLimit: Int = 32 * 1024, logger: Logger? = nil,
+        allowsSQL: Bool = true
+    ) throws {
         // Warnings and errors only: an access line per request would bury the suite's own output.
         var quiet = Logger(label: "cellar-database-test")
         quiet.logLevel = .warning
         app = App(publicDirectory: Self.publicDirectory, logger: logger ?? quiet)
         // A 500 says what failed, so a failing expectation shows it.
         app.showsErrorDetails = true
+        app.databaseAllowsSQL = allowsSQL
         if let configuration {
             mounted = try app.mount(database, configuration: configuration)
         } else {
@@ -92,11 +94,12 @@ final class DatabaseTestServer: ListTestServer {
     /// Mounts `database` with `options` (and `configuration`, if any) and serves it.
     init(
         _ database: TemporaryDatabase, options: DatabaseOptions = DatabaseOptions(), configuration: DatabaseConfiguration? = nil,
-        connectionMemoryLimit: Int = 32 * 1024
+        connectionMemoryLimit: Int = 32 * 1024, allowsSQL: Bool = true
     ) throws {
         self.database = database
         try super.init(
-            serving: Database(path: database.path, options: options), configuration: configuration, connectionMemoryLimit: connectionMemoryLimit)
+            serving: Database(path: database.path, options: options), configuration: configuration, connectionMemoryLimit: connectionMemoryLimit,
+            allowsSQL: allowsSQL)
     }
 
     // MARK: The file

@@ -192,7 +192,7 @@ struct PostgresListTests {
         let fixture = try fixture
         let index = try fixture.postgres.json("/index.json")
         let paths = index.rows.compactMap { $0["item"]?["path"]?.string }
-        #expect(paths == ["/cheap_wines", "/documents", "/grapes", "/producers", "/readings", "/stock", "/wines"])
+        #expect(paths == ["/cheap_wines", "/documents", "/grapes", "/producers", "/readings", "/stock", "/wines", "/-/query"])
         #expect(try fixture.postgres.get("/secrets").status == 404)
         let schema = try Database(postgres: PostgresConnectionInfo(fixture.readerURL)).schema
         #expect(schema.unreadable["secrets"] != nil)

@@ -84,6 +84,7 @@ struct Program {
         app.databaseTimeLimit = options.databaseTimeLimit
         app.databaseConfigurationPath = options.configOption ?? EnvironmentVariables.string("CELLAR_CONFIG")
         app.databaseTemplatesPath = options.templatesOption ?? EnvironmentVariables.string("CELLAR_TEMPLATES")
+        app.databaseAllowsSQL = !options.noSQL
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         do {
@@ -193,6 +194,11 @@ struct AppOptions: ParsableArguments {
         name: .customLong("templates"),
         help: ArgumentHelp("A folder of prototype templates for the database's cell rules (env CELLAR_TEMPLATES).", valueName: "path"))
     var templatesOption: String?
+
+    @Flag(
+        name: .customLong("no-sql"),
+        help: "No SQL page: a database's /-/query (which runs a read-only statement a visitor writes) answers 404.")
+    var noSQL = false
 
     /// The query time limit named by the flag or the variable, if either is set.
     var databaseTimeLimit: Double? { timeLimitOption ?? EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT").flatMap(Double.init) }

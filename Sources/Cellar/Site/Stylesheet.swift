@@ -288,6 +288,17 @@ extension SiteAssets {
           font: inherit; font-size: max(1rem, 16px);
         }
         .search input:focus-visible { outline-offset: 0; }
+        /* The SQL page's form: the statement in a monospaced box the width of the page */
+        .query textarea {
+          flex: 1 1 100%; min-width: 0; min-height: 8rem; resize: vertical;
+          padding: 10px 14px;
+          border: 1px solid var(--sep); border-radius: var(--radius);
+          background: var(--card); color: var(--text);
+          font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: max(0.9375rem, 16px);
+        }
+        .query textarea:focus-visible { outline-offset: 0; }
+        .query .hint { flex-basis: 100%; margin: 0 var(--pad); font-size: 0.8125rem; color: var(--text-2); }
+        .formats { margin: -12px var(--pad) 16px; font-size: 0.9375rem; color: var(--text-2); }
 
         /* Detail page */
         .detail {

@@ -68,9 +68,9 @@ extension PostgresConnection {
         // Notices (`NOTICE: … skipping`) are not errors; libpq's default prints them on standard error.
         PQsetNoticeReceiver(connection, { _, _ in }, nil)
         guard PQsetnonblocking(connection, 1) == 0 else { throw failed(errorMessage(connection), away: true) }
-        let milliseconds = Int64(max(0, min(statementTimeout, 1e6)) * 1000)
-        let settings = "SET statement_timeout = \(milliseconds); SET bytea_output = hex; SET extra_float_digits = 1; SET DateStyle = ISO"
-        guard PQsendQuery(connection, settings) == 1 else { throw failed(errorMessage(connection), away: true) }
+        guard PQsendQuery(connection, sessionSettings(statementTimeout: statementTimeout)) == 1 else {
+            throw failed(errorMessage(connection), away: true)
+        }
         switch finish(connection, deadline: deadline) {
         case .done(let result, nil):
             if let result { PQclear(result) }
@@ -81,6 +81,13 @@ extension PostgresConnection {
         case .deadlinePassed: throw failed("no answer before the deadline", away: true)
         }
         return connection
+    }
+
+    /// What every connection sets first, and sets again after a `DISCARD ALL` has reset it: the
+    /// time limit, and the text formats values are read in.
+    static func sessionSettings(statementTimeout: Double) -> String {
+        let milliseconds = Int64(max(0, min(statementTimeout, 1e6)) * 1000)
+        return "SET statement_timeout = \(milliseconds); SET bytea_output = hex; SET extra_float_digits = 1; SET DateStyle = ISO"
     }
 
     /// Whether a failed connection attempt means the server is away for now: it was not reached

@@ -23,6 +23,8 @@ public final class ConnectionPool: @unchecked Sendable {
     public let path: String
     /// The most connections kept open; beyond it, checkouts use temporary ones.
     public let maximumConnections: Int
+    /// What every connection is made into when it is opened, before its first use.
+    private let prepareConnection: (@Sendable (SQLiteConnection) throws(DatabaseError) -> Void)?
 
     /// A connection and the file it was opened on.
     private struct Entry {
@@ -46,11 +48,17 @@ public final class ConnectionPool: @unchecked Sendable {
 
     /// Opens the first connection at once, so that a missing file, or one that is not a database,
     /// fails here, at start-up, with the connection's error.
-    public init(path: String, maximumConnections: Int) throws(DatabaseError) {
+    ///
+    /// - Parameter prepareConnection: run on each connection as it is opened (the query page's
+    ///   connections are restricted to reading this way).
+    public init(
+        path: String, maximumConnections: Int, prepareConnection: (@Sendable (SQLiteConnection) throws(DatabaseError) -> Void)? = nil
+    ) throws(DatabaseError) {
         self.path = path
         // One at least: the first is opened here.
         self.maximumConnections = max(maximumConnections, 1)
-        let first = try Self.open(path: path)
+        self.prepareConnection = prepareConnection
+        let first = try Self.open(path: path, prepare: prepareConnection)
         state = State(idle: [Entry(connection: first.connection, identity: first.identity, pooled: true)], open: 1, identity: first.identity)
     }
 
@@ -85,7 +93,7 @@ public final class ConnectionPool: @unchecked Sendable {
         replaced.removeAll()  // closes them, outside the lock
         if let reused { return reused }
         do {
-            let opened = try Self.open(path: path)
+            let opened = try Self.open(path: path, prepare: prepareConnection)
             return Entry(connection: opened.connection, identity: opened.identity, pooled: reserved)
         } catch {
             if reserved { lock.withLock { state.open -= 1 } }
@@ -109,14 +117,19 @@ public final class ConnectionPool: @unchecked Sendable {
 
     /// Opens a connection and finds which file it opened: the path's identity before and after the
     /// open agree, or the file was being replaced meanwhile and the open is tried again.
-    private static func open(path: String) throws(DatabaseError) -> (connection: SQLiteConnection, identity: FileIdentity?) {
+    private static func open(path: String, prepare: (@Sendable (SQLiteConnection) throws(DatabaseError) -> Void)?) throws(DatabaseError)
+        -> (connection: SQLiteConnection, identity: FileIdentity?)
+    {
         var attempt = 0
         while true {
             let before = FileIdentity(path: path)
             let connection = try SQLiteConnection(path: path)
             let after = FileIdentity(path: path)
             attempt += 1
-            if before == after || attempt == 3 { return (connection, after) }
+            if before == after || attempt == 3 {
+                try prepare?(connection)
+                return (connection, after)
+            }
         }
     }
 }

@@ -36,6 +36,38 @@ public final class SQLiteStatement {
         sqlite3_finalize(statement)
     }
 
+    /// Prepares the one statement of a client's `sql`, not kept for reuse (`SQLITE_PREPARE_PERSISTENT`
+    /// is for the cache). What follows it must be spaces or comments: a second statement is refused
+    /// before anything runs, as SQLite alone finds where the first one ends.
+    init(connection: OpaquePointer, onlyStatementOf sql: String) throws(DatabaseError) {
+        var statement: OpaquePointer?
+        var rest = ""
+        let result = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let result = sqlite3_prepare_v3(connection, text, -1, 0, &statement, &tail)
+            if let tail { rest = String(cString: tail) }
+            return result
+        }
+        guard result == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            if result == SQLITE_OK { throw DatabaseError(extendedResultCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql) }
+            throw DatabaseError(connection: connection, sql: sql)
+        }
+        if rest.contains(where: { !$0.isWhitespace }) {
+            var second: OpaquePointer?
+            let found = sqlite3_prepare_v3(connection, rest, -1, 0, &second, nil)
+            sqlite3_finalize(second)
+            if found != SQLITE_OK || second != nil {
+                sqlite3_finalize(statement)
+                throw DatabaseError(
+                    extendedResultCode: SQLITE_ERROR, message: "more than one statement: only one is run at a time (the first ends at its “;”)",
+                    sql: sql)
+            }
+        }
+        self.sql = sql
+        self.statement = statement
+    }
+
     private func error() -> DatabaseError {
         DatabaseError(connection: sqlite3_db_handle(statement), sql: sql)
     }
@@ -66,6 +98,14 @@ public final class SQLiteStatement {
                 result = bytes.withUnsafeBytes { csqlite_bind_blob(statement, index, $0.baseAddress, UInt64($0.count)) }
             }
             guard result == SQLITE_OK else { throw error() }
+        }
+    }
+
+    /// Each parameter's name as written (`:name`, `@name`, `$name`), in binding order; nil for a
+    /// `?` or `?NNN`. A name used twice is one parameter.
+    public var parameterNames: [String?] {
+        (0..<sqlite3_bind_parameter_count(statement)).map { index in
+            sqlite3_bind_parameter_name(statement, index + 1).map { String(cString: $0) }
         }
     }
 
@@ -103,6 +143,11 @@ public final class SQLiteStatement {
 
     public func columnName(_ column: Int) -> String {
         String(cString: sqlite3_column_name(statement, Int32(column)))
+    }
+
+    /// The column's declared type when it reads a table's column directly (`INTEGER`, `TEXT`), else empty.
+    public func declaredType(_ column: Int) -> String {
+        sqlite3_column_decltype(statement, Int32(column)).map { String(cString: $0) } ?? ""
     }
 
     public func columnType(_ column: Int) -> ColumnType {

@@ -160,15 +160,19 @@ def scenario_more(b: Browser, args, state: dict):
     expect("updated" not in live_text(b), "the larger window was refreshed rather than followed")
 
 
+# A list's sections in either layout: <section> elements (cells) or a table's <tbody class="rows"> (columns).
+SECTIONS = "main section.table-section, main tbody.rows"
+
+
 def scenario_refresh(b: Browser, args, state: dict):
     b.get("/groups")
     wait_stream_open(b)
     b.js("window.__notReloaded = true")
-    sections = b.count("section.table-section")
+    sections = b.count(SECTIONS)
     sqlite3_cli(args, "INSERT INTO groups VALUES (7, 'First of a new kind', 'gamma');")
     # A section cannot be patched in row by row: the batch is a refresh, and the rows come again in place.
     b.wait(lambda d: d.execute_script("return !!document.getElementById('row-7')"), "row 7 to appear in a new section")
-    expect(b.count("section.table-section") == sections + 1, "the new section is not there once")
+    expect(b.count(SECTIONS) == sections + 1, "the new section is not there once")
     expect(b.count(ROWS) == 7, "rows are missing or doubled after the refresh")
     b.wait(lambda d: "updated" in live_text(b), "the live region to announce the update")
     expect(b.js("return window.__notReloaded === true"), "the page was reloaded")

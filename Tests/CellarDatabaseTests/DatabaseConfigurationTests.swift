@@ -184,4 +184,29 @@ struct DatabaseConfigurationTests {
         #expect(try Self.body(app, "/shed/3.json").text.contains("\"name\":\"Saw\""))
         #expect(try app.makeRouter().respond(to: Request(target: "/shed.csv")).status == .ok)
     }
+
+    /// A row's typed getters, as an app's cell provider reads them.
+    @Test func aDatabaseRowReadsEachColumnByItsType() throws {
+        let file = try TemporaryDatabase(
+            Self.shop + "\nCREATE TABLE parts (id INTEGER PRIMARY KEY, n INTEGER, r REAL, t TEXT, b BLOB);"
+                + "\nINSERT INTO parts VALUES (1, 7, 2.5, 'seven', x'00ff'), (2, NULL, 3, NULL, NULL);")
+        let app = Self.app()
+        try app.register(ToolCell.self)
+        try app.mount(Database(path: file.path), table: "parts", at: "/parts") { row, indexPath in
+            func shown<Value>(_ name: String, _ value: Value?) -> String { value.map { "\(name)=\($0)" } ?? "\(name)=nil" }
+            var read: [String] = []
+            read.append(shown("n", row.integer("n")))
+            read.append(shown("r", row.real("r")))
+            read.append(shown("nr", row.real("n")))
+            read.append(row.text("t") ?? "t=nil")
+            read.append(shown("b", row.blob("b")))
+            read.append("null=\(row.isNull("t"))")
+            read.append("missing=\(row.isNull("nope"))")
+            read.append(shown("ti", row.integer("t")))
+            return DataCellProvider(for: indexPath, cell: ToolCell.self, data: read.joined(separator: " "), registerCell: false)
+        }
+        let page = try Self.body(app, "/parts").text
+        #expect(page.contains("<b class=\"tool\">n=7 r=2.5 nr=7.0 seven b=[0, 255] null=false missing=true ti=nil</b>"))
+        #expect(page.contains("<b class=\"tool\">n=nil r=3.0 nr=nil t=nil b=nil null=true missing=true ti=nil</b>"))
+    }
 }

@@ -51,6 +51,7 @@ extension DatabaseListController {
         html.raw(">CSV</a></p>\n")
         writeChips(into: &html)
         html.raw("</div>\n")
+        SchemaDescription.writeDisclosure(of: list, lists: lists, into: &html)
         writeFacets(into: &html)
     }
 

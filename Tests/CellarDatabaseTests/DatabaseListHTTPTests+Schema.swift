@@ -84,6 +84,17 @@ extension DatabaseListHTTPTests {
         #expect(try server.get("/symbols/-/nothing").status == 404)
     }
 
+    /// Every table's schema is below the path it is mounted at: `/-/{name}` and `/-/x/{hex}` too.
+    @Test func everyTablesSchemaIsBelowItsOwnPath() throws {
+        let server = try DatabaseTestServer(TemporaryDatabase(CellarFixture.names))
+        for (table, path) in server.mounted {
+            let encoded = path.split(separator: "/", omittingEmptySubsequences: false).map { percentEncoded(String($0)) }.joined(separator: "/")
+            let schema = try server.json(encoded + "/-/schema.json")
+            #expect(schema["table"]?.string == table, "\(path)")
+            #expect(try server.get(encoded + "/-/schema").status == 200, "\(path)")
+        }
+    }
+
     @Test func theIndexNamesEachTablesColumns() throws {
         let server = try Self.schemaServer()
         let index = try server.json("/index.json")

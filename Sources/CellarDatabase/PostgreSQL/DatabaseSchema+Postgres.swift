@@ -103,9 +103,9 @@ extension DatabaseSchema {
     /// one hash: compared with the last one when the snapshot moves.
     static let postgresFingerprintSQL = """
         SELECT md5(concat_ws('|',
-          (SELECT string_agg(c.oid::text || ':' || c.relname || ':' || c.relkind, ',' ORDER BY c.oid)
+          (SELECT string_agg(concat_ws(':', c.oid::text, c.relname::text, c.relkind::text), ',' ORDER BY c.oid)
            FROM pg_catalog.pg_class AS c WHERE c.oid IN (\(visible))),
-          (SELECT string_agg(a.attrelid::text || '.' || a.attnum || ':' || a.attname || ':' || a.atttypid::text || ':' || a.attnotnull::text,
+          (SELECT string_agg(concat_ws(':', a.attrelid::text, a.attnum::text, a.attname::text, a.atttypid::text, a.attnotnull::text),
                              ',' ORDER BY a.attrelid, a.attnum)
            FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped),
           (SELECT string_agg(con.oid::text, ',' ORDER BY con.oid) FROM pg_catalog.pg_constraint AS con WHERE con.conrelid IN (\(visible))),

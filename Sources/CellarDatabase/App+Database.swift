@@ -178,12 +178,12 @@ extension App {
         }
         page(list.path + "/-/schema", title: "\(list.title): schema") { _, page in
             let (list, lists, _) = try catalog.list(named: name)
-            SchemaDescription.writePage(of: list, lists: lists, into: &page.html)
+            SchemaDescription.writePage(of: list, lists: lists.byName, into: &page.html)
             return .ok
         }
         route(.get, list.path + "/-/schema.json") { _ in
             let (list, lists, _) = try catalog.list(named: name)
-            return Response.json(SchemaDescription.json(of: list, lists: lists))
+            return Response.json(SchemaDescription.json(of: list, lists: lists.byName))
         }
     }
 

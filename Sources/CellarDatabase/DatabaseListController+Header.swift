@@ -51,7 +51,7 @@ extension DatabaseListController {
         html.raw(">CSV</a></p>\n")
         writeChips(into: &html)
         html.raw("</div>\n")
-        SchemaDescription.writeDisclosure(of: list, lists: lists, into: &html)
+        if let disclosure = lists.schemaDisclosures[list.schema.name] { html.unsafeRaw(disclosure) }
         writeFacets(into: &html)
     }
 

@@ -6,7 +6,7 @@ import TableKit
 /// disclosure, at `/{table}/-/schema`, and as JSON at `/{table}/-/schema.json`.
 enum SchemaDescription {
     /// The columns' table and the indexes' list, as the disclosure and the schema's page share them.
-    static func writeTables(of list: TableList, lists: DatabaseLists, into html: inout HTMLWriter) {
+    static func writeTables(of list: TableList, lists: [String: TableList], into html: inout HTMLWriter) {
         let schema = list.schema
         html.raw("<div class=\"schema-columns\"><table class=\"schema-table\"><caption>Columns of ")
         html.text(schema.name)
@@ -60,7 +60,7 @@ enum SchemaDescription {
     }
 
     /// The table page's disclosure: closed until opened.
-    static func writeDisclosure(of list: TableList, lists: DatabaseLists, into html: inout HTMLWriter) {
+    static func writeDisclosure(of list: TableList, in lists: [String: TableList], into html: inout HTMLWriter) {
         html.raw("<details class=\"schema\"><summary>Schema: ")
         html.text(list.columns.count == 1 ? "1 column" : "\(list.columns.count) columns")
         html.raw("</summary>\n")
@@ -73,7 +73,7 @@ enum SchemaDescription {
     }
 
     /// `/{table}/-/schema`'s content.
-    static func writePage(of list: TableList, lists: DatabaseLists, into html: inout HTMLWriter) {
+    static func writePage(of list: TableList, lists: [String: TableList], into html: inout HTMLWriter) {
         html.raw("<p>")
         html.text(list.schema.kind == .view ? "A view" : "A table")
         html.raw(" · <a")
@@ -87,7 +87,7 @@ enum SchemaDescription {
     /// `{"table", "kind", "columns": [{name, type, notNull, default, primaryKey, generated}],
     /// "primaryKey", "foreignKeys": [{columns, table, referencedColumns, href}], "indexes": [{name,
     /// columns, unique, origin, partial}], "links"}`.
-    static func json(of list: TableList, lists: DatabaseLists) -> [UInt8] {
+    static func json(of list: TableList, lists: [String: TableList]) -> [UInt8] {
         let schema = list.schema
         var json = JSONWriter()
         json.raw("{")
@@ -121,7 +121,7 @@ enum SchemaDescription {
             json.member("table", key.referencedTable)
             json.member("referencedColumns")
             writeStrings(key.referencedColumns, into: &json)
-            json.member("href", lists.byName[key.referencedTable].map { ListRoute.percentEncodedPath($0.path) })
+            json.member("href", lists[key.referencedTable].map { ListRoute.percentEncodedPath($0.path) })
             json.raw("}")
         }
         json.raw("]")
@@ -177,11 +177,11 @@ enum SchemaDescription {
     }
 
     /// `producers.id`, linked to the producers' list when it is mounted.
-    private static func writeReference(_ key: ForeignKey, column: String, lists: DatabaseLists, into html: inout HTMLWriter) {
+    private static func writeReference(_ key: ForeignKey, column: String, lists: [String: TableList], into html: inout HTMLWriter) {
         let position = key.columns.firstIndex(of: column) ?? 0
         let referenced = position < key.referencedColumns.count ? key.referencedColumns[position] : "?"
         let text = key.referencedTable + "." + referenced
-        guard let target = lists.byName[key.referencedTable] else {
+        guard let target = lists[key.referencedTable] else {
             html.text(text)
             return
         }

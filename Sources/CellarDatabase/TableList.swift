@@ -266,6 +266,8 @@ final class DatabaseLists: Sendable {
     let linkBases: [String: [String?]]
     /// For each table, the lists whose single-column foreign keys reference its rows (``IncomingReference``).
     let incoming: [String: [IncomingReference]]
+    /// Each table's schema, as the disclosure above its list writes it (``SchemaDescription``).
+    let schemaDisclosures: [String: String]
 
     init(_ lists: [TableList]) {
         let byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -281,6 +283,14 @@ final class DatabaseLists: Sendable {
             }
         }
         self.incoming = incoming
+        // Written once for the lists' lifetime (their schema's): a page copies it, escaped already.
+        var disclosures: [String: String] = [:]
+        for list in lists {
+            var html = HTMLWriter()
+            SchemaDescription.writeDisclosure(of: list, in: byName, into: &html)
+            disclosures[list.schema.name] = html.string
+        }
+        schemaDisclosures = disclosures
         linkBases = byName.mapValues { list in
             list.columns.indices.map { column in
                 guard let table = list.links[column], let target = byName[table], target.hasKey else { return nil }

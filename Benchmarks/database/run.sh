@@ -38,7 +38,16 @@ BASE_PORT=${BASE_PORT:-18200}
 DB=${DB:-$root/.build-bench/bench.db}
 VENV=${VENV:-$root/.build-bench-venv}
 CELLAR_BIN=${CELLAR_BIN:-$root/.build/release/cellar}
-RATIO_BAR=50          # Cellar ≥ 50× Datasette's req/s on each case
+RATIO_BAR=50          # Cellar ≥ 50× Datasette's req/s on each case but these:
+# the faceted JSON ≥ 10×, the SQL page as HTML ≥ 20×, its JSON for information (issue #36).
+case_bar() {
+    case $1 in
+        json-facets) echo 10 ;;
+        html-query) echo 20 ;;
+        json-query) echo 0 ;;
+        *) echo "$RATIO_BAR" ;;
+    esac
+}
 CSV_BAR_MIB=16        # peak RSS while streaming every row ≤ idle RSS + 16 MiB
 DEEP_HOPS=300         # Cellar's deep page: links.next followed 300 times from 1,000-row pages
 
@@ -95,6 +104,11 @@ mkdir -p "$raw"
 # name|Cellar's path|Datasette's path|first row's id|rows. Cellar's deep paths are found by
 # following its cursors (probe.py deep) once it runs: "@deep" / "@deep-html" stand for them.
 ds=/$dbname/items
+# Three facets over the million rows (status: 5 values, category_id: 12, in_stock: 2), and one
+# statement on the SQL page.
+cellar_facets="facet=status&facet=category_id&facet=in_stock"
+ds_facets="_facet=status&_facet=category_id&_facet=in_stock"
+query_sql="select+*+from+items+limit+100"
 cases=(
     "html-100|/items?limit=100|$ds?_size=100&_nocount=1|1|100"
     "json-100|/items.json?limit=100|$ds.json?_size=100&_nocount=1|1|100"
@@ -103,6 +117,10 @@ cases=(
     "html-sorted|/items?sort=price&limit=100|$ds?_sort=price&_size=100&_nocount=1|$sorted_first|100"
     "json-sorted|/items.json?sort=price&limit=100|$ds.json?_sort=price&_size=100&_nocount=1|$sorted_first|100"
     "detail|/items/123456|$ds/123456|123456|1"
+    "html-facets|/items?limit=100&$cellar_facets|$ds?_size=100&_nocount=1&$ds_facets|1|100"
+    "json-facets|/items.json?limit=100&$cellar_facets|$ds.json?_size=100&_nocount=1&$ds_facets|1|100"
+    "html-query|/-/query?sql=$query_sql|/$dbname?sql=$query_sql|1|100"
+    "json-query|/-/query.json?sql=$query_sql|/$dbname.json?sql=$query_sql|1|100"
 )
 servers=(datasette cellar)
 [ -n "${NO_CELLAR:-}" ] && servers=(datasette)
@@ -122,12 +140,15 @@ start_server() {
     case $name in
         datasette)
             probe=/-/versions.json
-            taskset -c "$SERVER_CPU" "$VENV/bin/datasette" serve -i "$DB" --setting suggest_facets off "$@" \
+            # Facets raised from 200 ms so that its three facets over a million rows complete.
+            taskset -c "$SERVER_CPU" "$VENV/bin/datasette" serve -i "$DB" --setting suggest_facets off \
+                --setting facet_time_limit_ms 20000 --setting sql_time_limit_ms 20000 "$@" \
                 --host 127.0.0.1 --port "$port" 9>&- >"$raw/server-$name.log" 2>&1 &
             ;;
         cellar)
             probe=/healthz
-            HOST=127.0.0.1 PORT=$port taskset -c "$SERVER_CPU" "$CELLAR_BIN" serve --database "$DB" \
+            # The query time limit (which a request's facets share) raised as Datasette's are.
+            HOST=127.0.0.1 PORT=$port taskset -c "$SERVER_CPU" "$CELLAR_BIN" serve --database "$DB" --query-time-limit 20 \
                 9>&- >"$raw/server-$name.log" 2>&1 &
             ;;
     esac
@@ -326,7 +347,7 @@ fmt() { awk -v v="$1" 'BEGIN {if (v == "-" || v == "") print "-"; else if (v >= 
     echo
     echo "## Requests per second"
     echo
-    echo "Medians over the rounds (lowest–highest); CPU = the server's user + system time a request. Cellar ÷ Datasette = the median of the per-round ratios. Bar: ≥ ${RATIO_BAR}×."
+    echo "Medians over the rounds (lowest–highest); CPU = the server's user + system time a request. Cellar ÷ Datasette = the median of the per-round ratios. Bar: ≥ ${RATIO_BAR}× unless the row says otherwise."
     echo
     echo "| case | Datasette path | Datasette req/s | CPU ms | Cellar path | Cellar req/s | CPU ms | Cellar ÷ Datasette | bar |"
     echo "|---|---|---:|---:|---|---:|---:|---:|---|"
@@ -354,7 +375,9 @@ fmt() { awk -v v="$1" 'BEGIN {if (v == "-" || v == "") print "-"; else if (v >= 
         if [ "$r" = - ]; then rcell="-" bar="-"
         else
             rcell="$(fmt "$r")×$(range <<<"$ratios")"
-            bar=$(awk -v r="$r" -v b="$RATIO_BAR" 'BEGIN {print (r >= b) ? "met" : "NOT met"}')
+            b=$(case_bar "$name")
+            if [ "$b" = 0 ]; then bar="(information)"
+            else bar="$(awk -v r="$r" -v b="$b" 'BEGIN {print (r >= b) ? "met" : "NOT met"}') (≥ ${b}×)"; fi
         fi
         cp=${PATHS["cellar $name"]:-$cellar_path}
         [ "${cp:0:1}" = @ ] && cp="(by cursor: /items.json?limit=1000, links.next × $DEEP_HOPS)"

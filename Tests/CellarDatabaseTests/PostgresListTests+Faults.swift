@@ -43,7 +43,11 @@ extension PostgresListTests {
         #expect(waited.text.contains("longer than its limit of 0.5 s"))
         #expect(try server.get("/grapes.json").status == 200, "other tables are served meanwhile")
         try locker.execute("ROLLBACK", deadline: .seconds(30))
-        #expect(try server.get("/wines.json?sort=-price").status == 200)
+        // Served again: on a busy machine a read may itself pass the half-second limit, so the
+        // answer is asked for a few times (what is tested is that the connection recovers).
+        var after = try server.get("/wines.json?sort=-price")
+        for _ in 0..<10 where after.status == 503 { after = try server.get("/wines.json?sort=-price") }
+        #expect(after.status == 200, "\(after.text.prefix(300))")
     }
 
     /// A column's type changed under a prepared statement aborts the read's transaction, where the

@@ -95,6 +95,8 @@ struct PostgresListTests {
             "price=12.25", "price__gt=30", "price__lte=1.25", "name__contains=Wine%201", "name__contains=%25", "name__contains=%3Cb",
             "notes__contains=oak", "vintage__contains=03", "notes__isnull=1", "notes__isnull=0", "producer_id__isnull=true", "name__gt=Wine%205",
             "name__lt=%3C", "we%22ird%20col=v1", "producer_id=2&vintage__gte=2003&notes__isnull=false", "label__isnull=0", "name=Wine%2010",
+            "name__icontains=WINE%201", "notes__icontains=OAK", "name__icontains=%25", "name__icontains=_", "vintage__icontains=03",
+            "name__icontains=CH%C3%82TEAU",
         ]
         for filter in filters {
             try expectSame("/wines.json?\(filter)")
@@ -102,6 +104,18 @@ struct PostgresListTests {
         }
         for filter in ["color=red", "name__gt=a", "color__isnull=1", "name__contains=%2C"] { try expectSame("/grapes.json?\(filter)") }
         for filter in ["bottles__gte=2", "cellar=100%25", "cellar__contains=%E2%9C%A8"] { try expectSame("/stock.json?\(filter)&sort=-bottles") }
+    }
+
+    /// Facets count the same values in the same order on both engines (NULL first among ties), with
+    /// their labels, links and suggestions; so do the columns layout's headers, chips and status line.
+    @Test func facetsAndTheExploreControlsAreTheSame() throws {
+        for target in [
+            "/wines.json?facet=vintage&facet=producer_id&facet=notes", "/wines?facet=price&facet_size=5&vintage__gte=2002",
+            "/wines?facet=vintage&vintage=2003&sort=-price", "/wines.json?facet=label", "/documents.json?facet=body&facet=shape",
+            "/grapes?facet=color", "/stock.json?facet=cellar&sort=-bottles", "/wines?sort=-vintage&name__icontains=wine&producer_id__isnull=0",
+        ] {
+            try expectSame(target)
+        }
     }
 
     /// json, point and xml have no order or equality in PostgreSQL, and a composite's values cannot

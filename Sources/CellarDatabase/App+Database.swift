@@ -56,7 +56,7 @@ extension App {
         }
         // Every summary (a count), and the SQL page's connections, before the first list is mounted:
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
-        let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
+        let summaries = try made.map { list in try (list.description ?? Self.summary(of: list, in: database)) + " · " + Self.columnNames(of: list) }
         let queries = try queryRunner(for: database, configuration: configuration)
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
@@ -157,9 +157,9 @@ extension App {
     }
 
     /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
-    /// request asks `catalog` for the list as the schema is now. The schema's path has three more
-    /// segments than a row's `/{table}/{key}` has one, so no row is shadowed, a row whose key is `-`
-    /// included (`/{table}/-`); a key holding `/` is sent as `%2F`, one segment.
+    /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
+    /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
+    /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
     private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
         let database = catalog.database
         let name = list.schema.name
@@ -293,7 +293,7 @@ extension App {
             try connection.integer("SELECT count(*) FROM (SELECT 1 FROM \(list.quotedName) LIMIT ?) AS counted", [.integer(Int64(cap) + 1)])
         }
         let rows = counted > cap ? "more than \(cap.formatted()) rows" : counted == 1 ? "1 row" : "\(counted.formatted()) rows"
-        return (list.schema.kind == .view ? "View, \(rows)" : rows.prefix(1).uppercased() + rows.dropFirst()) + " · " + columnNames(of: list)
+        return list.schema.kind == .view ? "View, \(rows)" : rows.prefix(1).uppercased() + rows.dropFirst()
     }
 
     /// The index's list of a table's columns: `id, name, price` (the first 12, then how many more).

@@ -76,7 +76,7 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
     /// The rest of a value's element after its tag name — ` class="num">` for a number,
     /// ` class="null">` for NULL — then the value: a foreign key as a link to the row it
     /// references, named by that row's label.
-    static func writeAttributesAndValue(of data: DatabaseRow, column: Int, into html: inout HTMLWriter) {
+    @inline(__always) static func writeAttributesAndValue(of data: DatabaseRow, column: Int, into html: inout HTMLWriter) {
         let page = data.page
         let rows = page.rows
         let value = rows.value(row: data.row, column: column)

@@ -119,31 +119,24 @@ extension DatabaseListController {
     /// with from 2 to 30 different values, fewer than the rows looked at. Found once per version of
     /// the data; none when the look takes too long.
     func suggestFacets(excluding shown: [Int], version: String?) -> [Int] {
-        let candidates = list.columnOrder.filter { column in
-            !list.keyColumns.contains(column) && list.columns[column].affinity != .blob
+        guard let suggestion = list.facetSuggestion else { return [] }
+        let key = VersionedCache<[Int]>.Key(sql: list.quotedName, bindings: [])
+        if let version, let known = database.suggestedFacets.value(for: key, version: version) {
+            return known.filter { !shown.contains($0) }
         }
-        guard !candidates.isEmpty, list.schema.kind == .table else { return [] }
-        let sample =
-            "SELECT " + candidates.enumerated().map { "\(list.comparable($1)) AS c\($0)" }.joined(separator: ", ")
-            + " FROM \(list.quotedName) LIMIT 1000"
-        let sql = "SELECT count(*), " + candidates.indices.map { "count(DISTINCT c\($0))" }.joined(separator: ", ") + " FROM (\(sample)) AS sampled"
-        let key = VersionedCache<[Int]>.Key(sql: sql, bindings: [])
-        var columns: [Int]? = version.flatMap { database.suggestedFacets.value(for: key, version: $0) }
-        if columns == nil {
-            var seenVersion = version
-            columns =
-                (try? database.read(timeLimit: 0.05) { connection in
-                    seenVersion = try version ?? connection.snapshotVersion()
-                    var rows = FetchedRows(columnCount: candidates.count + 1, expectedRows: 1)
-                    try connection.appendRows(of: sql, [], to: &rows)
-                    guard rows.count == 1, case .integer(let sampled) = rows.databaseValue(row: 0, column: 0), sampled > 1 else { return [] }
-                    return candidates.indices.compactMap { index -> Int? in
-                        guard case .integer(let distinct) = rows.databaseValue(row: 0, column: index + 1) else { return nil }
-                        return distinct >= 2 && distinct <= 30 && distinct < sampled ? candidates[index] : nil
-                    }
-                }) ?? []
-            if let seenVersion, let columns { database.suggestedFacets.store(columns, for: key, version: seenVersion) }
-        }
-        return (columns ?? []).filter { !shown.contains($0) }
+        var seenVersion = version
+        let columns: [Int] =
+            (try? database.read(timeLimit: 0.05) { connection -> [Int] in
+                seenVersion = try version ?? connection.snapshotVersion()
+                var rows = FetchedRows(columnCount: suggestion.candidates.count + 1, expectedRows: 1)
+                try connection.appendRows(of: suggestion.sql, [], to: &rows)
+                guard rows.count == 1, case .integer(let sampled) = rows.databaseValue(row: 0, column: 0), sampled > 1 else { return [] }
+                return suggestion.candidates.indices.compactMap { index -> Int? in
+                    guard case .integer(let distinct) = rows.databaseValue(row: 0, column: index + 1) else { return nil }
+                    return distinct >= 2 && distinct <= 30 && distinct < sampled ? suggestion.candidates[index] : nil
+                }
+            }) ?? []
+        if let seenVersion { database.suggestedFacets.store(columns, for: key, version: seenVersion) }
+        return columns.filter { !shown.contains($0) }
     }
 }

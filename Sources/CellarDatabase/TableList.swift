@@ -17,6 +17,9 @@ final class TableList: Sendable {
     let shownColumns: [Int]
     /// The columns whose values are counted above the list (configured `facets`).
     let facetColumns: [Int]
+    /// The columns that may be suggested as facets (a table's, outside its key, not blobs), and
+    /// the query that counts each one's different values in the first 1,000 rows; nil for a view.
+    let facetSuggestion: (candidates: [Int], sql: String)?
     /// The columns in the order the columns layout shows them: the title column, then the other
     /// shown columns.
     let columnOrder: [Int]
@@ -162,6 +165,18 @@ final class TableList: Sendable {
             throw file.error(key + ".facets", "at most \(FacetRequest.maximumFacets) facets a table (this one has \(facetColumns.count))")
         }
         self.facetColumns = facetColumns
+        let candidates = schema.columns.indices.filter { column in
+            !keyColumns.contains(column) && schema.columns[column].affinity != .blob
+        }
+        if schema.kind == .table, !candidates.isEmpty {
+            let expressions = candidates.map { Self.comparable(schema.columns[$0], in: quotedName) }
+            let sample =
+                "SELECT " + expressions.enumerated().map { "\($1) AS c\($0)" }.joined(separator: ", ") + " FROM \(quotedName) LIMIT 1000"
+            let counts = candidates.indices.map { "count(DISTINCT c\($0))" }.joined(separator: ", ")
+            facetSuggestion = (candidates, "SELECT count(*), \(counts) FROM (\(sample)) AS sampled")
+        } else {
+            facetSuggestion = nil
+        }
         let title = titleColumn
         columnOrder = [title] + shown.filter { $0 != title }
         var sort: [SortKey] = []
@@ -242,8 +257,12 @@ final class TableList: Sendable {
     /// The column as SQL where it is compared, sorted or grouped: its text when its type has no
     /// order of its own (``ColumnSchema/isOrderable``), the column otherwise.
     func comparable(_ column: Int) -> String {
-        let expression = quotedName + "." + quotedIdentifier(columns[column].name)
-        return columns[column].isOrderable ? expression : "(\(expression))::text"
+        Self.comparable(columns[column], in: quotedName)
+    }
+
+    static func comparable(_ column: ColumnSchema, in quotedTable: String) -> String {
+        let expression = quotedTable + "." + quotedIdentifier(column.name)
+        return column.isOrderable ? expression : "(\(expression))::text"
     }
 
     /// The column names, for messages that list what is allowed.

@@ -12,7 +12,9 @@ enum DetailPage {
         for field in detail.fields {
             html.element("dt", text: field.label)
             html.raw("<dd>")
-            if let link = field.link, HTMLWriter.isSafeURL(link) {
+            if field.isNull {
+                html.raw("<span class=\"null\">NULL</span>")
+            } else if let link = field.link, HTMLWriter.isSafeURL(link) {
                 html.raw("<a")
                 html.urlAttribute("href", link)
                 html.raw(">")
@@ -23,7 +25,25 @@ enum DetailPage {
             }
             html.raw("</dd>\n")
         }
-        html.raw("</dl>\n<p><a")
+        html.raw("</dl>\n")
+        if !detail.references.isEmpty {
+            html.raw("<section class=\"references\" aria-labelledby=\"references\"><h2 id=\"references\">Referenced by</h2>\n<ul>")
+            for reference in detail.references {
+                html.raw("<li>")
+                if HTMLWriter.isSafeURL(reference.link) {
+                    html.raw("<a")
+                    html.urlAttribute("href", reference.link)
+                    html.raw(">")
+                    html.text(reference.text)
+                    html.raw("</a>")
+                } else {
+                    html.text(reference.text)
+                }
+                html.raw("</li>\n")
+            }
+            html.raw("</ul></section>\n")
+        }
+        html.raw("<p><a")
         html.attribute("href", route.href)
         html.raw(">Back to ")
         html.text(route.title)
@@ -46,10 +66,27 @@ enum DetailPage {
             json.raw("{")
             json.key("label")
             json.string(field.label)
-            json.member("value", field.value)
+            json.member("value", field.isNull ? nil : field.value)
             json.raw("}")
         }
         json.raw("]")
+        if !detail.references.isEmpty {
+            json.member("references")
+            json.raw("[")
+            for (index, reference) in detail.references.enumerated() {
+                if index > 0 { json.raw(",") }
+                json.raw("{")
+                json.key("list")
+                json.string(reference.list)
+                json.member("column", reference.column)
+                json.member("count", reference.count)
+                json.member("countIsExact", reference.countIsExact)
+                json.member("href", reference.link)
+                json.member("text", reference.text)
+                json.raw("}")
+            }
+            json.raw("]")
+        }
         if let item {
             json.member("item")
             try JSONItemEncoder(specialValues: FoundationJSONValues.self).encode(item, into: &json)

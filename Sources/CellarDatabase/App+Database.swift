@@ -35,32 +35,33 @@ extension App {
             throw configuration.error(
                 "tables." + name, "the database has no table or view “\(name)”; it has \(tables.map(\.name).joined(separator: ", "))")
         }
-        var made: [TableList] = []
-        for table in tables {
-            let path = prefix + (paths[table.name] ?? Self.hexPath(for: table.name))
-            let list = try TableList(
-                schema: table, path: path, tableNames: names, configuration: configuration.tables[table.name], in: configuration,
-                dialect: database.dialect)
+        let catalog = try DatabaseCatalog(
+            database: database,
+            mounted: tables.map { table in
+                DatabaseCatalog.Mounted(
+                    name: table.name, path: prefix + (paths[table.name] ?? Self.hexPath(for: table.name)), settings: configuration.tables[table.name])
+            }, file: configuration)
+        let made = catalog.initialLists
+        for list in made {
             if let rules = list.cellRules {
                 for identifier in Set(rules.when.values).union([rules.defaultCell]) where !registry.isRegistered(identifier) {
                     throw configuration.error(
-                        "tables.\(table.name).cells",
+                        "tables.\(list.schema.name).cells",
                         "no cell is registered as “\(identifier)”; the cells are \(registry.registeredIdentifiers.sorted().joined(separator: ", ")) (prototypes come from Public/prototypes/ or --templates)"
                     )
                 }
             }
-            try Self.checkSearchConfiguration(of: list, configured: configuration.tables[table.name]?.search, in: database, file: configuration)
-            made.append(list)
+            try Self.checkSearchConfiguration(
+                of: list, configured: configuration.tables[list.schema.name]?.search, in: database, file: configuration)
         }
-        let lists = DatabaseLists(made)
         // Every summary (a count), and the SQL page's connections, before the first list is mounted:
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
-        let summaries = try made.map { list in try list.description ?? Self.summary(of: list, in: database) }
+        let summaries = try made.map { list in try (list.description ?? Self.summary(of: list, in: database)) + " · " + Self.columnNames(of: list) }
         let queries = try queryRunner(for: database, configuration: configuration)
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
-            mountList(list, lists: lists, summary: summary, database: database)
+            mountList(list, catalog: catalog, summary: summary)
             mounted.append((list.schema.name, list.path))
         }
         if let queries {
@@ -96,9 +97,12 @@ extension App {
         try registerDatabaseCells()
         var settings = configuration ?? DatabaseConfiguration.Table()
         if let title { settings.title = title }
-        let list = try TableList(schema: table, path: path, tableNames: [name], configuration: settings, cells: cells, dialect: database.dialect)
+        let catalog = try DatabaseCatalog(
+            database: database, mounted: [DatabaseCatalog.Mounted(name: table.name, path: path, settings: settings)], file: DatabaseConfiguration(),
+            cells: cells, linkTargets: [table.name])
+        guard let list = catalog.initialLists.first else { return path }
         try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
-        mountList(list, lists: DatabaseLists([list]), database: database)
+        mountList(list, catalog: catalog)
         monitorChanges(of: database, lists: [list])
         return path
     }
@@ -152,18 +156,35 @@ extension App {
         }
     }
 
-    private func mountList(_ list: TableList, lists: DatabaseLists, summary: String? = nil, database: Database) {
-        let searchable = list.isSearchable
+    /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
+    /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
+    /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
+    /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
+    private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
+        let database = catalog.database
+        let name = list.schema.name
         self.list(
             list.path, title: list.title, summary: summary ?? list.description ?? "",
             paging: .keyset(defaultLimit: list.pageSize ?? database.options.defaultLimit, maxLimit: database.options.maxLimit),
             hasDetail: list.hasKey
         ) { context in
-            searchable
-                ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context)
-                : try DatabaseListController(list: list, lists: lists, database: database, context: context)
+            let (list, lists, version) = try catalog.list(named: name)
+            return list.isSearchable
+                ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+                : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
         }
-        route(.get, list.path + ".csv") { request in try CSVStream.response(list: list, database: database, request: request) }
+        route(.get, list.path + ".csv") { request in
+            try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
+        }
+        page(list.path + "/-/schema", title: "\(list.title): schema") { _, page in
+            let (list, lists, _) = try catalog.list(named: name)
+            SchemaDescription.writePage(of: list, lists: lists.byName, into: &page.html)
+            return .ok
+        }
+        route(.get, list.path + "/-/schema.json") { _ in
+            let (list, lists, _) = try catalog.list(named: name)
+            return Response.json(SchemaDescription.json(of: list, lists: lists.byName))
+        }
     }
 
     /// Has the watchers of these lists told when another process commits to `database`: SQLite's
@@ -273,6 +294,13 @@ extension App {
         }
         let rows = counted > cap ? "more than \(cap.formatted()) rows" : counted == 1 ? "1 row" : "\(counted.formatted()) rows"
         return list.schema.kind == .view ? "View, \(rows)" : rows.prefix(1).uppercased() + rows.dropFirst()
+    }
+
+    /// The index's list of a table's columns: `id, name, price` (the first 12, then how many more).
+    static func columnNames(of list: TableList) -> String {
+        let names = list.columns.map(\.name)
+        let shown = names.prefix(12).joined(separator: ", ")
+        return names.count > 12 ? shown + " and \(names.count - 12) more" : shown
     }
 }
 

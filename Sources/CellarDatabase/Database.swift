@@ -1,3 +1,4 @@
+import ByteWriters
 import MicroHTTP
 
 /// A database served read-only — a SQLite file, or a PostgreSQL database — its schema, a pool of
@@ -23,6 +24,8 @@ public final class Database: Sendable {
     /// Facets' counts, and which columns to suggest as facets, by query, per version of the data.
     let facets = VersionedCache<Facet>()
     let suggestedFacets = VersionedCache<[Int]>(capacity: 256)
+    /// PostgreSQL's last look at its catalogue: the snapshot it was taken at, and the catalogue's fingerprint then.
+    private let catalogLook = Locked<(snapshot: String, fingerprint: String)?>(nil)
 
     /// Where the connections come from.
     enum Engine: Sendable {
@@ -106,6 +109,44 @@ public final class Database: Sendable {
         return try reading(pool) { connection in try version.observe(connection) }
     }
 
+    /// The contents' version (``currentVersion()``) and the schema's, as of now: SQLite's
+    /// `schema_version`, read when `data_version` moved; PostgreSQL's catalogue fingerprint
+    /// (``DatabaseSchema/postgresFingerprintSQL``), asked again when the snapshot moved since the last look.
+    func currentVersions() throws -> (data: String?, schema: String) {
+        switch engine {
+        case .sqlite(let pool):
+            let observed = try reading(pool) { connection in try version.observeWithSchema(connection) }
+            return (observed.version, String(observed.schemaVersion))
+        case .postgres(let pool):
+            let deadline = PostgresDeadline.seconds(options.timeLimit)
+            let fingerprint = try Self.answering(options.timeLimit) {
+                try pool.withConnection(deadline: deadline) { connection in
+                    let snapshot = try connection.query("SELECT pg_catalog.pg_current_snapshot()::text", deadline: deadline).rows.first?.first
+                    guard case .text(let snapshot)? = snapshot else { return "" }
+                    if let look = catalogLook.withLock({ $0 }), look.snapshot == snapshot { return look.fingerprint }
+                    let found = try connection.query(DatabaseSchema.postgresFingerprintSQL, deadline: deadline).rows.first?.first
+                    guard case .text(let fingerprint)? = found else { return "" }
+                    catalogLook.withLock { $0 = (snapshot, fingerprint) }
+                    return fingerprint
+                }
+            }
+            return (nil, fingerprint)
+        }
+    }
+
+    /// The schema as it is now (after a migration, say), read as at start.
+    func readSchema() throws -> DatabaseSchema {
+        switch engine {
+        case .sqlite(let pool):
+            return try reading(pool) { connection in try DatabaseSchema(connection: connection) }
+        case .postgres(let pool):
+            let deadline = PostgresDeadline.seconds(options.timeLimit)
+            return try Self.answering(options.timeLimit) {
+                try pool.withConnection(deadline: deadline) { connection in try DatabaseSchema(postgres: connection, deadline: deadline) }
+            }
+        }
+    }
+
     /// Reads within the query time limit, as a list's first query would: throws the 503
     /// ``HTTPError`` a list would answer when the database cannot be read (what `/readyz` asks).
     func checkReadable() throws {
@@ -157,6 +198,9 @@ public final class Database: Sendable {
             throw Self.overTimeLimit(timeLimit ?? options.timeLimit)
         } catch let error as DatabaseError where error.isBusy || error.isCantOpen {
             throw Self.unavailable
+        } catch let error as DatabaseError where error.message.hasPrefix("no such column") || error.message.hasPrefix("no such table") {
+            // A list made from the schema before a migration that reached the file meanwhile.
+            throw Self.schemaChanged
         }
     }
 
@@ -173,6 +217,7 @@ public final class Database: Sendable {
             case .server(let server) where server.sqlState == "57014": throw overTimeLimit(timeLimit)
             case .unavailable, .connectionFailed: throw unavailable
             case .server(let server) where server.isTransient: throw unavailable
+            case .server(let server) where server.sqlState == "42703" || server.sqlState == "42P01": throw schemaChanged
             case .server(let server) where server.sqlState.hasPrefix("22"):
                 throw HTTPError.badRequest("A value does not fit its column: \(server.message).")
             case .invalidParameter:
@@ -186,6 +231,11 @@ public final class Database: Sendable {
         HTTPError(
             .serviceUnavailable, "The query took longer than its limit of \(seconds(timeLimit)): try a narrower filter, or again later.",
             headers: ["Retry-After": "1"])
+    }
+
+    /// A statement written for the schema as it was: the next request reads the new one.
+    static var schemaChanged: HTTPError {
+        HTTPError(.serviceUnavailable, "The database’s schema changed while this was read: reload the page.", headers: ["Retry-After": "1"])
     }
 
     private static var unavailable: HTTPError {

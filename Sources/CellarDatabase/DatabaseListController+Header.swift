@@ -51,6 +51,7 @@ extension DatabaseListController {
         html.raw(">CSV</a></p>\n")
         writeChips(into: &html)
         html.raw("</div>\n")
+        if let disclosure = lists.schemaDisclosures[list.schema.name] { html.unsafeRaw(disclosure) }
         writeFacets(into: &html)
     }
 

@@ -36,8 +36,11 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     private var count = RowCount(rows: 0, isExact: true)
     /// The page's sections when rows are grouped: each one's rows and its value; one section otherwise.
     private var sections: [(rows: Range<Int>, value: DatabaseValue, count: RowCount)] = []
+    /// A detail page's row: the rows of other lists that reference it.
+    private var references: [RowDetail.Reference] = []
 
-    init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext) throws {
+    /// - Parameter version: the data's version, when the caller has just read it (``DatabaseCatalog/list(named:)``).
+    init(list: TableList, lists: DatabaseLists, database: Database, context: ListContext, version: String?? = nil) throws {
         self.list = list
         self.lists = lists
         self.database = database
@@ -61,7 +64,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
             cursor = nil
         }
         detailKey = context.rowIdentifier.flatMap { Self.key(from: $0, of: list) }
-        contentVersion = try database.currentVersion()
+        contentVersion = try version ?? database.currentVersion()
     }
 
     public var action: ControllerAction {
@@ -106,20 +109,43 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         try database.read { connection in
             try connection.appendRows(of: rowQuery, key, to: &rows)
             page = try pageRows(rows, connection)
+            if rows.count == 1 { references = try countReferences(connection, version: try contentVersion ?? connection.snapshotVersion()) }
         }
         sections = [(0..<rows.count, .null, count)]
+    }
+
+    /// The rows of every list that reference the detail page's row, counted up to
+    /// ``IncomingReference/countLimit`` (kept per version of the data, as totals are).
+    private func countReferences(_ connection: any DatabaseReader, version: String?) throws -> [RowDetail.Reference] {
+        let incoming = lists.incoming[list.schema.name] ?? []
+        var references: [RowDetail.Reference] = []
+        for reference in incoming {
+            let value = page.rows.databaseValue(row: 0, column: reference.referencedColumn)
+            guard value != .null, let text = page.rows.string(row: 0, column: reference.referencedColumn) else { continue }
+            if case .blob = value { continue }
+            let counted = try countRows(
+                (reference.countSQL, [value, .integer(Int64(IncomingReference.countLimit) + 1)]), connection, version: version,
+                cap: IncomingReference.countLimit)
+            let several = incoming.filter { $0.list === reference.list }.count > 1
+            references.append(
+                RowDetail.Reference(
+                    text: reference.text(count: counted, referenced: list, severalColumns: several), link: reference.link(value: text),
+                    list: reference.list.schema.name, column: reference.list.columns[reference.column].name, count: counted.rows,
+                    countIsExact: counted.isExact))
+        }
+        return references
     }
 
     /// Counts the rows a count query keeps, up to the count limit, or takes the count from the
     /// cache at this version of the data: SQLite's ``contentVersion``, or PostgreSQL's snapshot
     /// (``DatabaseReader/snapshotVersion()``), so that a list is counted again only after a write.
-    private func countRows(_ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader, version: String?)
-        throws -> RowCount
-    {
+    private func countRows(
+        _ counting: (sql: String, bindings: [DatabaseValue]), _ connection: any DatabaseReader, version: String?, cap: Int? = nil
+    ) throws -> RowCount {
         let key = CountCache.Key(sql: counting.sql, bindings: counting.bindings)
         if let version, let known = database.counts.value(for: key, version: version) { return known }
         let counted = try connection.integer(counting.sql, counting.bindings)
-        let cap = database.options.countLimit
+        let cap = cap ?? database.options.countLimit
         let result = RowCount(rows: min(counted, cap), isExact: counted <= cap)
         if let version { database.counts.store(result, for: key, version: version) }
         return result
@@ -279,9 +305,12 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
         let row = flatRow(indexPath)
         let page = page
         let fields = list.columns.indices.map { column in
-            RowDetail.Field(list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column))
+            RowDetail.Field(
+                list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column),
+                isNull: page.rows.databaseValue(row: row, column: column) == .null)
         }
-        return RowDetail(title: page.rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields)
+        return RowDetail(
+            title: page.rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields, references: references)
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {

@@ -44,6 +44,9 @@ final class DatabaseVersion: Sendable {
         }
         /// The connection's `data_version` at the look.
         var dataVersion: Int64
+        /// The schema's `schema_version` at the look: every change of the schema moves it, and is a
+        /// commit, which moves `data_version` too.
+        var schemaVersion: Int64
         var mode: Mode
     }
 
@@ -52,6 +55,11 @@ final class DatabaseVersion: Sendable {
 
     /// The version as of `connection`'s latest look at the file.
     func observe(_ connection: SQLiteConnection) throws -> String {
+        try observeWithSchema(connection).version
+    }
+
+    /// The version and the schema's version as of `connection`'s latest look at the file.
+    func observeWithSchema(_ connection: SQLiteConnection) throws -> (version: String, schemaVersion: Int64) {
         let current = try connection.dataVersion
         let journal: Journal
         if let seen = connection.observedJournal, seen.dataVersion == current {
@@ -59,29 +67,30 @@ final class DatabaseVersion: Sendable {
         } else {
             // Another connection committed, or this one has not looked yet.
             generation.add(1, ordering: .sequentiallyConsistent)
-            journal = Journal(dataVersion: current, mode: try Self.look(at: connection))
+            let (schemaVersion, mode) = try Self.look(at: connection)
+            journal = Journal(dataVersion: current, schemaVersion: schemaVersion, mode: mode)
             connection.observedJournal = journal
         }
         switch journal.mode {
-        case .rollback(let version): return version
-        case .wal: if let version = Self.walVersion(connection) { return version }
+        case .rollback(let version): return (version, journal.schemaVersion)
+        case .wal: if let version = Self.walVersion(connection) { return (version, journal.schemaVersion) }
         case .unknown: break
         }
-        return String(boot, radix: 36) + "-" + String(generation.load(ordering: .sequentiallyConsistent), radix: 36)
+        return (String(boot, radix: 36) + "-" + String(generation.load(ordering: .sequentiallyConsistent), radix: 36), journal.schemaVersion)
     }
 
-    /// The journal mode from the file's header, and a rollback-journal file's version.
-    private static func look(at connection: SQLiteConnection) throws -> Journal.Mode {
+    /// The schema's version, the journal mode from the file's header, and a rollback-journal file's version.
+    private static func look(at connection: SQLiteConnection) throws -> (Int64, Journal.Mode) {
         try connection.read {
             // A read, so the transaction holds the file's shared lock from here on.
-            _ = try connection.schemaVersion
-            guard let header = connection.databaseHeader() else { return .unknown }
-            if header[18] == 2 && header[19] == 2 { return .wal }
-            guard let status = connection.fileStatus() else { return .unknown }
+            let schemaVersion = try connection.schemaVersion
+            guard let header = connection.databaseHeader() else { return (schemaVersion, .unknown) }
+            if header[18] == 2 && header[19] == 2 { return (schemaVersion, .wal) }
+            guard let status = connection.fileStatus() else { return (schemaVersion, .unknown) }
             var hash = StableHash()
             combine(status, into: &hash)
             hash.combine(bytes: Array(header[24..<32]))
-            return .rollback("r" + String(hash.value, radix: 16))
+            return (schemaVersion, .rollback("r" + String(hash.value, radix: 16)))
         }
     }
 

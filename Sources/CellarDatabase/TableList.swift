@@ -43,8 +43,10 @@ final class TableList: Sendable {
     let rowIDTieBreak: (column: Int, expression: String)?
     /// The values each fetched row holds: the columns, then the rowid when it is selected.
     let selectedColumnCount: Int
-    /// The column whose value titles a row, and labels the links that lead to it.
+    /// The column whose value titles a row: the first column of the columns layout, a detail page's title.
     let titleColumn: Int
+    /// The column whose value labels the links that lead to a row (``LabelColumn``); nil when the key does.
+    let labelColumn: Int?
     /// Columns that reference another table's rows: that table's name.
     let links: [Int: String]
     /// The order when the request names none (`sort=` keys).
@@ -79,7 +81,8 @@ final class TableList: Sendable {
     /// - Throws: ``ConfigurationError`` for a configured column the table does not have.
     init(
         schema: TableSchema, path: String, tableNames: Set<String>, configuration: DatabaseConfiguration.Table? = nil,
-        in file: DatabaseConfiguration = DatabaseConfiguration(), cells: DatabaseCellProvider? = nil, dialect: SQLDialect = .sqlite
+        in file: DatabaseConfiguration = DatabaseConfiguration(), cells: DatabaseCellProvider? = nil, dialect: SQLDialect = .sqlite,
+        label: LabelColumn.Choice = .unsampled
     ) throws(ConfigurationError) {
         self.cells = cells
         self.dialect = dialect
@@ -144,8 +147,14 @@ final class TableList: Sendable {
         self.labels = labels
         if let name = configuration?.labelColumn {
             titleColumn = try column(name, key + ".label")
+            labelColumn = titleColumn
+        } else if case .sampled(let sampled) = label {
+            labelColumn = sampled
+            let realKey = keyColumns.count == 1 && keyColumns[0] < schema.columns.count ? keyColumns[0] : nil
+            titleColumn = sampled ?? realKey ?? Self.titleColumn(of: schema)
         } else {
             titleColumn = Self.titleColumn(of: schema)
+            labelColumn = titleColumn
         }
         var facetColumns: [Int] = []
         for name in configuration?.facets ?? [] {
@@ -198,8 +207,8 @@ final class TableList: Sendable {
             keyColumns.isEmpty
             ? nil
             : "SELECT \(selection) FROM \(quotedName) WHERE " + keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
-        if keyColumns.count == 1, keyColumns[0] != titleColumn, let key = keyExpressions.first {
-            let title = quotedName + "." + quotedIdentifier(schema.columns[titleColumn].name)
+        if keyColumns.count == 1, let labelColumn, keyColumns[0] != labelColumn, let key = keyExpressions.first {
+            let title = quotedName + "." + quotedIdentifier(schema.columns[labelColumn].name)
             labelQuery = dialect.labelQuery(key: key, title: title, table: quotedName)
             labelQueryForOneKey = "SELECT \(key), \(title) FROM \(quotedName) WHERE \(key) = ?"
         } else {
@@ -221,7 +230,8 @@ final class TableList: Sendable {
     }
 
     /// A column whose name says it titles a row (`title`, `name`, `label`…), else the first text
-    /// column outside the key, else the first column.
+    /// column outside the key, else the first column: without a look at the rows (``LabelColumn``
+    /// looks at them).
     static func titleColumn(of schema: TableSchema) -> Int {
         let names = ["title", "name", "label", "display_name", "full_name", "heading", "subject", "headline"]
         for name in names {
@@ -273,10 +283,33 @@ final class DatabaseLists: Sendable {
     /// For each table, by column: where a foreign key's value links (`/regions/`, the value to
     /// follow), or nil for a column that links nowhere.
     let linkBases: [String: [String?]]
+    /// For each table, the lists whose single-column foreign keys reference its rows (``IncomingReference``).
+    let incoming: [String: [IncomingReference]]
+    /// Each table's schema, as the disclosure above its list writes it (``SchemaDescription``).
+    let schemaDisclosures: [String: String]
 
     init(_ lists: [TableList]) {
         let byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.byName = byName
+        var incoming: [String: [IncomingReference]] = [:]
+        for list in lists {
+            for key in list.schema.foreignKeys where key.columns.count == 1 && key.referencedColumns.count == 1 {
+                guard let target = byName[key.referencedTable], target.hasKey,
+                    let column = list.columnIndex(named: key.columns[0]),
+                    let referenced = target.columnIndex(named: key.referencedColumns[0])
+                else { continue }
+                incoming[target.schema.name, default: []].append(IncomingReference(list: list, column: column, referencedColumn: referenced))
+            }
+        }
+        self.incoming = incoming
+        // Written once for the lists' lifetime (their schema's): a page copies it, escaped already.
+        var disclosures: [String: String] = [:]
+        for list in lists {
+            var html = HTMLWriter()
+            SchemaDescription.writeDisclosure(of: list, in: byName, into: &html)
+            disclosures[list.schema.name] = html.string
+        }
+        schemaDisclosures = disclosures
         linkBases = byName.mapValues { list in
             list.columns.indices.map { column in
                 guard let table = list.links[column], let target = byName[table], target.hasKey else { return nil }

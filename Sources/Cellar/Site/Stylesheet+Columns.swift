@@ -24,7 +24,7 @@ extension SiteAssets {
         .columns tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; background: var(--card); font-weight: 600; }
         .columns thead th:first-child { left: 0; z-index: 3; }
         .columns .num { text-align: right; font-variant-numeric: tabular-nums; }
-        .columns .null, .fields .null, .columns .empty, .facet .null, .facet .empty { color: var(--text-2); font-style: italic; }
+        .columns .null, .fields .null, .detail .null, .columns .empty, .facet .null, .facet .empty { color: var(--text-2); font-style: italic; }
         .columns a.sort { color: inherit; text-decoration: none; display: inline-flex; gap: 4px; align-items: baseline; }
         .columns a.sort:hover { text-decoration: underline; }
         .columns th[aria-sort] { color: var(--text); }
@@ -81,6 +81,18 @@ extension SiteAssets {
         .facet .count { color: var(--text-2); font-variant-numeric: tabular-nums; }
         .facet-note, .suggested-facets { margin: 4px 0 0; font-size: 0.8125rem; color: var(--text-2); }
         .suggested-facets { flex-basis: 100%; }
+        /* A table's schema: a disclosure above the list, or a page of its own; a row's incoming references. */
+        details.schema { margin: 0 0 12px; padding: 8px 12px; background: var(--card); border-radius: var(--radius); }
+        details.schema summary { cursor: pointer; font-weight: 600; }
+        .schema-columns { overflow-x: auto; }
+        table.schema-table { border-collapse: collapse; font-size: 0.875rem; margin: 8px 0; }
+        .schema-table caption { text-align: left; color: var(--text-2); font-size: 0.8125rem; }
+        .schema-table th, .schema-table td { padding: 4px 10px; text-align: left; vertical-align: top; border-bottom: 1px solid var(--sep); }
+        .schema-table thead th { color: var(--text-2); font-size: 0.8125rem; }
+        ul.schema-indexes { margin: 4px 0 8px; padding-left: 20px; font-size: 0.875rem; }
+        section.references { margin: 16px 0; }
+        section.references h2 { font-size: 1.0625rem; margin: 0 0 6px; }
+        section.references ul { margin: 0; padding-left: 20px; }
 
         @media (max-width: 480px) {
           .columns th, .columns td { max-width: 14em; padding: 8px 10px; }

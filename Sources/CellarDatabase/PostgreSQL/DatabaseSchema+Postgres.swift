@@ -13,7 +13,9 @@ extension DatabaseSchema {
     /// columns and its indexes over `to_tsvector(…)`.
     init(postgres connection: PostgresConnection, deadline: PostgresDeadline) throws {
         let relations = try connection.query(Self.relationsSQL, deadline: deadline).rows
-        var columns: [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool, orderable: Bool)]] = [:]
+        var columns:
+            [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool, orderable: Bool, defaultValue: String?)]] =
+                [:]
         var textSearch: [Int64: [TextSearchDocument]] = [:]
         let names = Dictionary(
             relations.compactMap { row -> (Int64, String)? in
@@ -29,8 +31,10 @@ extension DatabaseSchema {
             if !orderable, row[7] != .integer(1), let relation = names[table] {
                 orderable = try Self.canOrder(by: name, of: relation, on: connection, deadline: deadline)
             }
+            var defaultValue: String?
+            if case .text(let text) = row[8] { defaultValue = text }
             columns[table, default: []].append(
-                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1), orderable))
+                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1), orderable, defaultValue))
             if base == "tsvector" { textSearch[table, default: []].append(TextSearchDocument(column: name)) }
         }
         for row in try connection.query(Self.indexExpressionsSQL, deadline: deadline).rows {
@@ -60,6 +64,7 @@ extension DatabaseSchema {
             lastConstraint = constraint
             foreignKeys[table] = keys
         }
+        let indexes = try Self.readIndexes(connection, deadline: deadline)
         var tables: [TableSchema] = []
         var unreadable: [String: String] = [:]
         for relation in relations {
@@ -72,13 +77,14 @@ extension DatabaseSchema {
             let tableColumns = (columns[oid] ?? []).map { column in
                 ColumnSchema(
                     name: column.name, declaredType: column.type, affinity: column.affinity, notNull: column.notNull,
-                    primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated, isOrderable: column.orderable)
+                    primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated, isOrderable: column.orderable,
+                    defaultValue: column.defaultValue)
             }
             let isView = kind == "v" || kind == "m"
             tables.append(
                 TableSchema(
                     name: name, kind: isView ? .view : .table, columns: tableColumns, withoutRowID: true,
-                    foreignKeys: isView ? [] : foreignKeys[oid] ?? [], textSearch: textSearch[oid] ?? []))
+                    foreignKeys: isView ? [] : foreignKeys[oid] ?? [], textSearch: textSearch[oid] ?? [], indexes: indexes[oid] ?? []))
         }
         tables.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         self.init(tables: tables, unreadable: unreadable)
@@ -91,6 +97,20 @@ extension DatabaseSchema {
         WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
           AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'
           AND pg_catalog.pg_table_is_visible(c.oid) AND c.oid IS DISTINCT FROM to_regclass('\(PostgresChangeLog.table)')
+        """
+
+    /// What changes when a migration does (relations, columns, constraints, indexes, defaults), as
+    /// one hash: compared with the last one when the snapshot moves.
+    static let postgresFingerprintSQL = """
+        SELECT md5(concat_ws('|',
+          (SELECT string_agg(concat_ws(':', c.oid::text, c.relname::text, c.relkind::text), ',' ORDER BY c.oid)
+           FROM pg_catalog.pg_class AS c WHERE c.oid IN (\(visible))),
+          (SELECT string_agg(concat_ws(':', a.attrelid::text, a.attnum::text, a.attname::text, a.atttypid::text, a.attnotnull::text),
+                             ',' ORDER BY a.attrelid, a.attnum)
+           FROM pg_catalog.pg_attribute AS a WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped),
+          (SELECT string_agg(con.oid::text, ',' ORDER BY con.oid) FROM pg_catalog.pg_constraint AS con WHERE con.conrelid IN (\(visible))),
+          (SELECT string_agg(i.indexrelid::text, ',' ORDER BY i.indexrelid) FROM pg_catalog.pg_index AS i WHERE i.indrelid IN (\(visible))),
+          (SELECT string_agg(d.oid::text, ',' ORDER BY d.oid) FROM pg_catalog.pg_attrdef AS d WHERE d.adrelid IN (\(visible)))))
         """
 
     private static let relationsSQL = """
@@ -123,8 +143,9 @@ extension DatabaseSchema {
                EXISTS (SELECT 1 FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid = o.opcmethod
                        WHERE m.amname = 'btree' AND o.opcdefault
                          AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END)),
-               t.typtype = 'c'
+               t.typtype = 'c', pg_catalog.pg_get_expr(d.adbin, d.adrelid)
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
+        LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = ''
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attrelid, a.attnum
         """
@@ -138,6 +159,38 @@ extension DatabaseSchema {
         CROSS JOIN LATERAL generate_series(1, i.indnkeyatts::int) AS k(n)
         WHERE i.indrelid IN (\(visible)) AND i.indkey[k.n - 1] = 0 AND i.indpred IS NULL AND i.indisvalid
         ORDER BY i.indrelid, c.relname
+        """
+
+    /// Each table's indexes by name, their key columns (or expressions) in order.
+    private static func readIndexes(_ connection: PostgresConnection, deadline: PostgresDeadline) throws -> [Int64: [IndexSchema]] {
+        var indexes: [Int64: [IndexSchema]] = [:]
+        for row in try connection.query(Self.indexesSQL, deadline: deadline).rows {
+            guard case .integer(let table) = row[0], case .text(let name) = row[1], case .text(let column) = row[5] else { continue }
+            var list = indexes[table] ?? []
+            if let last = list.last, last.name == name {
+                list[list.count - 1] = IndexSchema(
+                    name: name, columns: last.columns + [column], isUnique: last.isUnique, origin: last.origin, isPartial: last.isPartial)
+            } else {
+                let origin: IndexSchema.Origin =
+                    row[3] == .integer(1) ? .primaryKey : row[4] == .integer(1) ? .unique : .created
+                list.append(
+                    IndexSchema(name: name, columns: [column], isUnique: row[2] == .integer(1), origin: origin, isPartial: row[6] == .integer(1)))
+            }
+            indexes[table] = list
+        }
+        return indexes
+    }
+
+    /// `indisunique`, `indisprimary`, whether a `UNIQUE` constraint made it, and each key column
+    /// as `pg_get_indexdef` writes it (a column's name, or an expression).
+    private static let indexesSQL = """
+        SELECT i.indrelid::int8, c.relname::text, i.indisunique, i.indisprimary,
+               EXISTS (SELECT 1 FROM pg_catalog.pg_constraint AS con WHERE con.conindid = i.indexrelid AND con.contype = 'u'),
+               pg_catalog.pg_get_indexdef(i.indexrelid, k.n, true), i.indpred IS NOT NULL
+        FROM pg_catalog.pg_index AS i JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+        CROSS JOIN LATERAL generate_series(1, i.indnkeyatts::int) AS k(n)
+        WHERE i.indrelid IN (\(visible))
+        ORDER BY i.indrelid, c.relname, k.n
         """
 
     private static let primaryKeysSQL = """

@@ -14,17 +14,22 @@ public struct ColumnSchema: Sendable, Hashable {
     /// has; PostgreSQL's `json`, `xml` and geometric types have not (no default B-tree operator
     /// class), and lists sort, filter and group those by their text, as SQLite keeps JSON.
     public let isOrderable: Bool
+    /// The default as the declaration writes it (`0`, `'none'`, `CURRENT_TIMESTAMP`, `nextval('s'::regclass)`); nil when none is declared.
+    public let defaultValue: String?
 
-    public init(name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false) {
+    public init(
+        name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false,
+        defaultValue: String? = nil
+    ) {
         self.init(
             name: name, declaredType: declaredType, affinity: ColumnAffinity(declaredType: declaredType), notNull: notNull,
-            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated, isOrderable: true)
+            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated, isOrderable: true, defaultValue: defaultValue)
     }
 
     /// A column whose affinity is known otherwise than by SQLite's rules (a PostgreSQL column's, by its type).
     public init(
         name: String, declaredType: String, affinity: ColumnAffinity, notNull: Bool = false, primaryKeyPosition: Int = 0,
-        isGenerated: Bool = false, isOrderable: Bool = true
+        isGenerated: Bool = false, isOrderable: Bool = true, defaultValue: String? = nil
     ) {
         self.name = name
         self.declaredType = declaredType
@@ -33,5 +38,6 @@ public struct ColumnSchema: Sendable, Hashable {
         self.primaryKeyPosition = primaryKeyPosition
         self.isGenerated = isGenerated
         self.isOrderable = isOrderable
+        self.defaultValue = defaultValue
     }
 }

@@ -78,7 +78,7 @@ public struct DatabaseSchema: Sendable {
             let index = searchIndexes.first { $0.contentTable != nil && $0.indexes(table.name) } ?? searchIndexes.first { $0.indexes(table.name) }
             return TableSchema(
                 name: table.name, kind: table.kind, columns: table.columns, withoutRowID: table.withoutRowID, isVirtual: table.isVirtual,
-                foreignKeys: keys, searchIndex: index)
+                foreignKeys: keys, searchIndex: index, indexes: table.indexes)
         }
         tables.sort { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
         return (tables, unreadable)
@@ -108,12 +108,15 @@ public struct DatabaseSchema: Sendable {
         let isVirtual = entry.type == "virtual"
         let columns = try readColumns(of: entry.name, connection)
         let foreignKeys = kind == .table && !isVirtual ? try readForeignKeys(of: entry.name, connection) : []
-        let table = TableSchema(name: entry.name, kind: kind, columns: columns, withoutRowID: entry.withoutRowID, isVirtual: isVirtual)
+        let indexes = kind == .table && !isVirtual ? try readIndexes(of: entry.name, connection) : []
+        let table = TableSchema(
+            name: entry.name, kind: kind, columns: columns, withoutRowID: entry.withoutRowID, isVirtual: isVirtual, indexes: indexes)
         return (table, foreignKeys)
     }
 
     private static func readColumns(of table: String, _ connection: SQLiteConnection) throws(DatabaseError) -> [ColumnSchema] {
-        let statement = try connection.statement(#"SELECT name, type, "notnull", pk, hidden FROM pragma_table_xinfo(?1, 'main') ORDER BY cid"#)
+        let statement = try connection.statement(
+            #"SELECT name, type, "notnull", pk, hidden, dflt_value FROM pragma_table_xinfo(?1, 'main') ORDER BY cid"#)
         try statement.bind([.text(table)])
         defer { statement.reset() }
         var columns: [ColumnSchema] = []
@@ -124,9 +127,41 @@ public struct DatabaseSchema: Sendable {
             columns.append(
                 ColumnSchema(
                     name: statement.text(0) ?? "", declaredType: statement.text(1) ?? "", notNull: statement.int64(2) != 0,
-                    primaryKeyPosition: Int(statement.int64(3)), isGenerated: hidden >= 2))
+                    primaryKeyPosition: Int(statement.int64(3)), isGenerated: hidden >= 2, defaultValue: statement.text(5)))
         }
         return columns
+    }
+
+    /// The table's indexes by name, each one's key columns in order (`index_xinfo`'s key columns;
+    /// an expression, which the pragma does not name, as `<expression>`).
+    private static func readIndexes(of table: String, _ connection: SQLiteConnection) throws(DatabaseError) -> [IndexSchema] {
+        let statement = try connection.statement(
+            #"""
+            SELECT list.name, list."unique", list.origin, list.partial, coalesce(info.name, '<expression>')
+            FROM pragma_index_list(?1, 'main') AS list, pragma_index_xinfo(list.name, 'main') AS info
+            WHERE info.key ORDER BY list.name, info.seqno
+            """#)
+        try statement.bind([.text(table)])
+        defer { statement.reset() }
+        var indexes: [IndexSchema] = []
+        while try statement.step() {
+            let name = statement.text(0) ?? ""
+            let column = statement.text(4) ?? ""
+            if let last = indexes.last, last.name == name {
+                indexes[indexes.count - 1] = IndexSchema(
+                    name: name, columns: last.columns + [column], isUnique: last.isUnique, origin: last.origin, isPartial: last.isPartial)
+                continue
+            }
+            let origin: IndexSchema.Origin =
+                switch statement.text(2) {
+                case "pk": .primaryKey
+                case "u": .unique
+                default: .created
+                }
+            indexes.append(
+                IndexSchema(name: name, columns: [column], isUnique: statement.int64(1) != 0, origin: origin, isPartial: statement.int64(3) != 0))
+        }
+        return indexes
     }
 
     /// A foreign key as the pragma gives it: the referenced columns are nil when the declaration omits them.

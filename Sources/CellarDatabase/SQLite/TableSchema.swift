@@ -26,10 +26,12 @@ public struct TableSchema: Sendable, Hashable {
     /// PostgreSQL's: what a full-text search can match — the table's `tsvector` columns, in order,
     /// then its indexes over `to_tsvector(…)`, by name. Empty for SQLite's tables.
     public let textSearch: [TextSearchDocument]
+    /// The table's indexes, by name (none for a view).
+    public let indexes: [IndexSchema]
 
     public init(
         name: String, kind: Kind, columns: [ColumnSchema], withoutRowID: Bool = false, isVirtual: Bool = false,
-        foreignKeys: [ForeignKey] = [], searchIndex: SearchIndex? = nil, textSearch: [TextSearchDocument] = []
+        foreignKeys: [ForeignKey] = [], searchIndex: SearchIndex? = nil, textSearch: [TextSearchDocument] = [], indexes: [IndexSchema] = []
     ) {
         self.name = name
         self.kind = kind
@@ -40,6 +42,7 @@ public struct TableSchema: Sendable, Hashable {
         self.foreignKeys = foreignKeys
         self.searchIndex = searchIndex
         self.textSearch = textSearch
+        self.indexes = indexes
         if !primaryKey.isEmpty {
             key = primaryKey
             keyIsRowID = false

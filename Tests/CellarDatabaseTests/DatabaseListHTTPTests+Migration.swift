@@ -1,0 +1,119 @@
+import CellarDatabase
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// A schema that changes while the server runs — a column added or renamed, a table created or
+/// dropped, through the test's own writable connection — answered right on the next request, and
+/// never with a 500 while it happens.
+extension DatabaseListHTTPTests {
+    @Test func aMigrationWhileServingIsFollowedOnTheNextRequest() throws {
+        let server = try Self.schemaServer()
+        // Every list read once first: its statements are prepared and cached on the connections.
+        for path in ["/symbols.json", "/stocks.json?sort=close", "/stocks/3.json", "/members.json", "/people/2.json", "/symbols/S1"] {
+            #expect(try server.get(path).status == 200, "\(path)")
+        }
+        let writer = try server.database.writer()
+
+        // A column added: in the JSON, the row's page and the schema at once.
+        try writer.execute("ALTER TABLE symbols ADD COLUMN sector TEXT; UPDATE symbols SET sector = 'Tech' WHERE symbol = 'S1'")
+        #expect(try server.json("/symbols/S1.json")["item"]?["sector"]?.string == "Tech")
+        #expect(try server.json("/symbols.json?limit=2").rows.allSatisfy { $0["item"]?["sector"] != nil })
+        #expect(try server.json("/symbols/-/schema.json")["columns"]?.array.last?["name"]?.string == "sector")
+        #expect(try server.get("/symbols?sector=Tech").text.contains("1 row match"))
+
+        // A column renamed: sorted and filtered by its new name; its old name is a 400, not a 500.
+        try writer.execute("ALTER TABLE stocks RENAME COLUMN close TO last_price")
+        let sorted = try server.json("/stocks.json?sort=last_price&limit=5")
+        #expect(sorted.rows.map { $0["id"]?.string ?? "" } == (try server.referenceIDs("SELECT id FROM stocks ORDER BY last_price, id LIMIT 5")))
+        #expect(sorted.rows.first?["item"]?["close"] == nil)
+        #expect(try server.get("/stocks?close__gt=3").status == 400)
+        #expect(try server.get("/stocks/3").text.contains("<dt>last_price</dt>"))
+
+        // A table dropped: its list is gone, and the rows it referenced no longer count it.
+        try writer.execute("DROP TABLE members")
+        #expect(try server.get("/members").status == 404)
+        #expect(try server.get("/members.json").status == 404)
+        #expect(try server.get("/members/1").status == 404)
+        let person = try server.json("/people/2.json")
+        #expect(person["references"] == nil)
+
+        // A table created: the lists mounted at start answer as they did; the new table's list is
+        // mounted by a restart (README, "Lists from a SQLite database").
+        try writer.execute("CREATE TABLE newcomers(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO newcomers VALUES (1, 'first')")
+        #expect(try server.get("/newcomers").status == 404)
+        #expect(try server.get("/symbols/S1").status == 200)
+    }
+
+    @Test func aColumnTheConfigurationNamesRenamedIsA503ThatSaysWhy() throws {
+        let configuration = try DatabaseConfiguration(yaml: "tables:\n  stocks:\n    columns: [day, close]\n", file: "stocks.yaml")
+        let server = try Self.schemaServer(configuration: configuration)
+        #expect(try server.get("/stocks").status == 200)
+        try server.database.writer().execute("ALTER TABLE stocks RENAME COLUMN close TO last_price")
+        let page = try server.get("/stocks")
+        #expect(page.status == 503)
+        #expect(page.text.contains("The schema of “stocks” changed"), "\(page.text)")
+        #expect(page.text.contains("close"))
+        #expect(try server.get("/stocks.json").status == 503)
+        #expect(try server.get("/symbols").status == 200)
+        // Put back, it is served again.
+        try server.database.writer().execute("ALTER TABLE stocks RENAME COLUMN last_price TO close")
+        #expect(try server.get("/stocks").status == 200)
+    }
+
+    @Test func requestsDuringMigrationsAreNeverA500() throws {
+        let server = try Self.schemaServer()
+        let paths = ["/stocks.json?limit=5&sort=-day", "/symbols/S1.json", "/stocks/3", "/symbols?limit=5", "/stocks/-/schema.json"]
+        let state = MigrationRace()
+        let port = server.server.port
+        let file = server.database.path
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                defer { state.withLock { $0.done = true } }
+                do {
+                    let writer = try SQLiteConnection(path: file, readOnly: false)
+                    for step in 0..<12 {
+                        try writer.execute("ALTER TABLE stocks ADD COLUMN extra\(step) INTEGER DEFAULT \(step)")
+                        try writer.execute("ALTER TABLE symbols RENAME COLUMN note TO note\(step)")
+                        try writer.execute("ALTER TABLE symbols RENAME COLUMN note\(step) TO note")
+                    }
+                } catch {
+                    state.withLock { $0.failure = "\(error)" }
+                }
+                return
+            }
+            var turn = worker
+            while !state.withLock({ $0.done }) {
+                let path = paths[turn % paths.count]
+                turn += 1
+                let status = (try? TestHTTPClient.send("GET", path, port: port, headers: [], timeout: .seconds(60)).status) ?? -1
+                state.withLock { $0.statuses["\(path) \(status)", default: 0] += 1 }
+            }
+        }
+        #expect(state.withLock { $0.failure } == nil)
+        let seen = state.withLock { $0.statuses }
+        // A request may meet a change between its look at the schema and its read: a 503 that says
+        // to reload. Never a 500.
+        #expect(seen.keys.allSatisfy { $0.hasSuffix(" 200") || $0.hasSuffix(" 503") }, "\(seen)")
+        let stock = try server.json("/stocks/3.json")
+        #expect((0..<12).allSatisfy { stock["item"]?["extra\($0)"] == .integer(Int64($0)) }, "\(stock)")
+    }
+}
+
+/// What the workers of ``DatabaseListHTTPTests/requestsDuringMigrationsAreNeverA500()`` share.
+private final class MigrationRace: @unchecked Sendable {
+    struct State {
+        var statuses: [String: Int] = [:]
+        var done = false
+        var failure: String?
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    func withLock<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+}

@@ -1,7 +1,6 @@
 import Cellar
 import Foundation
 import HTTPTestSupport
-import Synchronization
 import TableKit
 import Testing
 
@@ -51,7 +50,7 @@ import Testing
     }
 
     final class Store: Sendable {
-        private let kept = Mutex<[Everything]>([])
+        private let kept = Locked<[Everything]>([])
         var all: [Everything] { kept.withLock { $0 } }
         func add(_ value: Everything) { kept.withLock { $0.append(value) } }
     }

@@ -5,6 +5,9 @@ import ByteWriters
 /// A checkbox that is off sends nothing, so a hidden `0` under the same name comes first: the
 /// body then always holds the field, and a checked box's `1` after it wins.
 public final class SwitchCell: FieldCell {
+    /// `switchfield`: the row's class, apart from `.switch`, the read-only indicator of a list's rows.
+    public override class var styleClass: String { "switchfield" }
+
     public override func render(_ field: FormField, into html: inout HTMLWriter) {
         html.raw("<div class=\"field-switch-row\">")
         writeLabel(of: field, into: &html)

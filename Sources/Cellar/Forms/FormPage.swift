@@ -11,7 +11,10 @@ import TableKit
 /// The fields keep `required`, `min`, `max` and `maxlength`, which say what is expected.
 struct FormPage {
     let title: String
+    /// The route's pattern (`/notes/:id/edit`): the page's place in the navigation.
     let path: String
+    /// Where the form posts: the URL it was asked for, without its fragment (nil: the page's URL).
+    let action: String?
     let form: FormTable
     /// The message of each field at fault, by name.
     let errors: [String: String]
@@ -23,7 +26,11 @@ struct FormPage {
         html.element("h1", text: title)
         html.raw("\n")
         writeSummary(into: &html)
-        html.raw("<form class=\"form\" method=\"post\" novalidate>\n")
+        // An explicit action: without one the POST goes to the page's URL with its fragment
+        // (`#field-wine`, after a summary's link), and the answer would open at that field, not at its summary.
+        html.raw("<form class=\"form\" method=\"post\"")
+        if let action { html.urlAttribute("action", action) }
+        html.raw(" novalidate>\n")
         var renderer = TableRenderer(controller: form, tableView: TableView(registry: registry), style: .cells)
         _ = try renderer.render(into: &html)
         html.raw("<div class=\"form-actions\"><button class=\"button\" type=\"submit\">")
@@ -63,6 +70,15 @@ struct FormPage {
     }
 
     /// "1 field needs attention", "3 fields need attention".
+    /// The URL `request` asked for, as it asked for it (path and query), for the form's `action`;
+    /// nil for a path that would read as another host's (`//host/…`).
+    static func action(of request: Request) -> String? {
+        let path = request.rawPath ?? request.path
+        guard path.hasPrefix("/"), !path.hasPrefix("//") else { return nil }
+        guard let query = request.rawQuery else { return path }
+        return path + "?" + query
+    }
+
     static func summaryTitle(count: Int) -> String {
         count == 1 ? "1 field needs attention" : "\(count) fields need attention"
     }

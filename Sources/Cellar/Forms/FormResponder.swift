@@ -20,7 +20,8 @@ struct FormResponder<Value: Decodable>: Sendable {
         try app.guardingHandler(of: request, at: path) {
             let form = FormTable(try makeForm(request))
             guard request.method == .post else {
-                return try FormPage(title: title, path: path, form: form, errors: [:]).response(status: .ok, site: app.site, registry: app.registry)
+                return try FormPage(title: title, path: path, action: FormPage.action(of: request), form: form, errors: [:]).response(
+                    status: .ok, site: app.site, registry: app.registry)
             }
             return try post(request, form: form)
         }
@@ -58,7 +59,7 @@ struct FormResponder<Value: Decodable>: Sendable {
         }
         if answersJSON { return Self.jsonErrors(errors, form: form) }
         let shown = form.filled(values: submission.values, errors: errors)
-        return try FormPage(title: title, path: path, form: shown, errors: errors).response(
+        return try FormPage(title: title, path: path, action: FormPage.action(of: request), form: shown, errors: errors).response(
             status: .unprocessableContent, site: app.site, registry: app.registry)
     }
 

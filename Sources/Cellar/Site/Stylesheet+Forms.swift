@@ -4,8 +4,7 @@ extension SiteAssets {
     /// the buttons, each field's error and the error summary, focus rings, light and dark. Served
     /// after ``columnsStylesheet``, in one file.
     static let formsStylesheet = #"""
-        /* Forms: a static table view of field cells (Settings). Native controls follow the scheme. */
-        :root { color-scheme: light dark; }
+        /* Forms: a static table view of field cells (Settings). */
         main.form-view .rows { overflow: visible; }
         .form-view .cell {
           display: grid; grid-template-columns: minmax(7rem, 12rem) minmax(0, 1fr);
@@ -37,6 +36,10 @@ extension SiteAssets {
         .field-help { margin: 0; font-size: 0.8125rem; color: var(--text-2); }
         .field-error { margin: 0; color: var(--error); font-size: 0.9375rem; font-weight: 600; }
         .field-error::before { content: "! "; }
+        /* The date's calendar button, drawn dark by the browser, light on a dark page. */
+        @media (prefers-color-scheme: dark) {
+          .field-input::-webkit-calendar-picker-indicator { filter: invert(0.85); }
+        }
 
         /* The switch: a checkbox drawn as UISwitch, label on the left. */
         .field-switch-row { grid-column: 1 / -1; display: flex; align-items: center; justify-content: space-between; gap: 16px; min-height: 31px; }
@@ -90,7 +93,7 @@ extension SiteAssets {
         .error-summary ul { margin: 0; padding-left: 1.25rem; }
         .error-summary li + li { margin-top: 4px; }
         .error-summary a { color: var(--error); font-weight: 600; }
-        .error-summary a:hover { text-decoration-thickness: 2px; }
+        .error-summary a:hover { text-decoration: underline double; }
 
         @media (max-width: 480px) {
           .form-view .cell { grid-template-columns: minmax(0, 1fr); gap: 6px; }

@@ -20,7 +20,9 @@ public final class SwitchCell: FieldCell {
     public override func renderControl(_ field: FormField, into html: inout HTMLWriter) {
         html.raw("<input type=\"hidden\" value=\"0\"")
         html.attribute("name", field.name)
-        html.raw("><input class=\"field-switch\" type=\"checkbox\" role=\"switch\" value=\"1\"")
+        // A plain checkbox to assistive technology: `role="switch"` would need an `aria-checked`
+        // kept in step by a script, and the page works without one.
+        html.raw("><input class=\"field-switch\" type=\"checkbox\" value=\"1\"")
         writeControlAttributes(of: field, into: &html)
         if FormField.switchValue(field.value) == true { html.raw(" checked") }
         html.raw(">")

@@ -80,8 +80,10 @@ import Testing
     static let browser = [("Content-Type", "application/x-www-form-urlencoded"), ("Sec-Fetch-Site", "same-origin")]
     static let script = [("Content-Type", "application/json")]
 
-    static func post(_ server: TestServer, _ body: String, headers: [(String, String)] = browser) throws -> TestHTTPResponse {
-        try TestHTTPClient.send("POST", "/things/new", port: server.port, headers: headers, body: Array(body.utf8))
+    static func post(_ server: TestServer, _ body: String, headers: [(String, String)] = browser, path: String = "/things/new") throws
+        -> TestHTTPResponse
+    {
+        try TestHTTPClient.send("POST", path, port: server.port, headers: headers, body: Array(body.utf8))
     }
 
     static let complete =
@@ -303,5 +305,56 @@ import Testing
             server, Self.complete, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "https://evil.example")])
         #expect(byOrigin.status == 403)
         #expect(store.all.isEmpty)
+    }
+}
+
+/// The example of Cellar.docc/Forms.md, served: it shows its form, refuses a mistake and a day in
+/// the future, keeps a note and sends the browser on, and answers a script in JSON.
+@Suite struct FormsArticleTests {
+    @Test func theArticlesFormWorksAsItSays() throws {
+        let notes = FormsArticle.notes
+        let server = try TestServer { app in FormsArticle.addForm(to: app) }
+        let page = try server.get("/notes/new")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<select class="field-input" id="field-rating" name="rating" required>"#))
+        let post = { (body: String) in try FormsTests.post(server, body, path: "/notes/new") }
+        let missing = try post("wine=&rating=4&tasted=2026-01-02&buyAgain=0")
+        #expect(missing.status == 422)
+        #expect(missing.text.contains(##"<li><a href="#field-wine">Wine is required.</a></li>"##))
+        let future = try post("wine=Musar&rating=4&tasted=9999-01-02&buyAgain=0")
+        #expect(future.status == 422)
+        #expect(future.text.contains(##"<li><a href="#field-tasted">Tasted on cannot be in the future.</a></li>"##))
+        let kept = try post("wine=Musar&rating=4&tasted=2020-01-02&notes=&buyAgain=0&buyAgain=1")
+        #expect(kept.status == 303)
+        #expect(kept.headers["Location"] == "/notes")
+        let note = try #require(notes.withLock { $0.first })
+        #expect(note.wine == "Musar" && note.rating == 4 && note.tasted.description == "2020-01-02" && note.notes == nil && note.buyAgain)
+        let json = try FormsTests.post(server, #"{"wine":"Tempier","rating":5,"tasted":"2021-05-06"}"#, headers: FormsTests.script, path: "/notes/new")
+        #expect(json.status == 201)
+        #expect(try json.json()["tasted"] == .string("2021-05-06"))
+        #expect(notes.withLock { $0.count } == 2)
+    }
+}
+
+extension FormsArticleTests {
+    /// Every line of the article's Swift is a line of FormsArticleExample.swift (`import` lines
+    /// aside; a `let` of the article's is `static` there), so an edit to one shows in the other.
+    @Test func theArticlesSwiftIsTheSwiftCompiledHere() throws {
+        let article = try String(contentsOfFile: Repository.root + "/Sources/Cellar/Cellar.docc/Forms.md", encoding: .utf8)
+        let example = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("FormsArticleExample.swift").path,
+            encoding: .utf8)
+        let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        var inSwift = false
+        var checked = 0
+        for line in article.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```swift" { inSwift = true; continue }
+            if line == "```" { inSwift = false; continue }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard inSwift, !trimmed.isEmpty, !trimmed.hasPrefix("import ") else { continue }
+            #expect(exampleLines.contains(trimmed) || exampleLines.contains("static " + trimmed), "Forms.md has a line the example does not: \(trimmed)")
+            checked += 1
+        }
+        #expect(checked > 30)
     }
 }

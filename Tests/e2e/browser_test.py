@@ -17,6 +17,8 @@ Scenarios (each reported on its own; the run fails if any fails):
   xss           the hostile list (--xss-path) renders; no injected script ran (window.__xss
                 stays undefined, no alert/confirm/prompt, no CSP violation, no live
                 javascript:/data:/vbscript: link), also after "Load more" and on a detail page
+  row-controls  a link, a button and a field inside a linked row (/people) are what a click at
+                their centre reaches, above the row's stretched link
   form          --form-path (/tasting-notes/new), keyboard only, at 1280 and 390 px: mistakes give a
                 422 with the summary (role=alert, focused, a link per field), each field at fault
                 aria-invalid with its message tied by aria-describedby, the values kept; axe on
@@ -399,6 +401,28 @@ def drop_grouped_description_items(b: Browser, violations: list[dict]) -> list[d
     return kept
 
 
+def scenario_row_controls(b: Browser, args, state: dict):
+    """A row whose link covers it (.cell-link::after) still lets its other controls be clicked: a
+    button and a field added to a row, and an engineer's own e-mail link, are each what the point
+    at their centre hits."""
+    b.get("/people")
+    hits = b.js("""
+        const row = [...document.querySelectorAll('main li.cell')].find(r => r.querySelector('a.cell-link[href]')
+            && r.querySelector('a:not(.cell-link)'));
+        if (!row) return null;
+        const button = document.createElement('button'); button.type = 'button'; button.textContent = 'Act';
+        const field = document.createElement('input'); field.setAttribute('aria-label', 'Note');
+        row.append(button, field);
+        row.scrollIntoView({block: 'center'});
+        return [row.querySelector('a:not(.cell-link)'), button, field].map(e => {
+            const box = e.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return [e.localName, hit === e || e.contains(hit)];
+        });""")
+    expect(hits, "/people has no linked row with a link of its own")
+    expect(all(ok for _, ok in hits), f"controls under the row's link: {hits}")
+
+
 def axe_problems(b: Browser, label: str) -> list[str]:
     """axe-core on the page the browser shows: prints every violation, returns the serious and
     critical ones (and an axe-core failure) as lines."""
@@ -584,7 +608,8 @@ def scenario_screenshots(b: Browser, args, state: dict):
 
 SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings), ("wines", scenario_wines),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
-             ("xss", scenario_xss), ("loading", scenario_loading), ("form", scenario_form), ("axe", scenario_axe),
+             ("xss", scenario_xss), ("loading", scenario_loading), ("row-controls", scenario_row_controls),
+             ("form", scenario_form), ("axe", scenario_axe),
              ("screenshots", scenario_screenshots)]
 
 

@@ -330,7 +330,8 @@ import Testing
         #expect(kept.headers["Location"] == "/notes")
         let note = try #require(notes.withLock { $0.first })
         #expect(note.wine == "Musar" && note.rating == 4 && note.tasted.description == "2020-01-02" && note.notes == nil && note.buyAgain)
-        let json = try FormsTests.post(server, #"{"wine":"Tempier","rating":5,"tasted":"2021-05-06"}"#, headers: FormsTests.script, path: "/notes/new")
+        let json = try FormsTests.post(
+            server, #"{"wine":"Tempier","rating":5,"tasted":"2021-05-06"}"#, headers: FormsTests.script, path: "/notes/new")
         #expect(json.status == 201)
         #expect(try json.json()["tasted"] == .string("2021-05-06"))
         #expect(notes.withLock { $0.count } == 2)
@@ -353,9 +354,31 @@ extension FormsArticleTests {
             if line == "```" { inSwift = false; continue }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard inSwift, !trimmed.isEmpty, !trimmed.hasPrefix("import ") else { continue }
-            #expect(exampleLines.contains(trimmed) || exampleLines.contains("static " + trimmed), "Forms.md has a line the example does not: \(trimmed)")
+            #expect(
+                exampleLines.contains(trimmed) || exampleLines.contains("static " + trimmed), "Forms.md has a line the example does not: \(trimmed)")
             checked += 1
         }
         #expect(checked > 30)
+    }
+}
+
+extension FormsTests {
+    struct TwiceNamed: FormController {
+        var sections: [FormSection] { [FormSection(fields: [.text("name", label: "Name"), .textArea("name", label: "Also name")])] }
+    }
+
+    /// A form is made and rendered at start-up: two fields of one name stop the start, naming the form and the field.
+    @Test func twoFieldsOfOneNameStopTheStart() throws {
+        let app = App(publicDirectory: Repository.publicDirectory)
+        app.form("/twice", title: "Twice", { _ in TwiceNamed() }) { (value: [String: String], _) in .created(at: "/") }
+        #expect {
+            try app.validate()
+        } throws: { error in
+            guard case .formDoesNotRender(let path, let reason) = error as? StartupError else { return false }
+            return path == "/twice" && reason.contains("two fields are named 'name'")
+        }
+        let good = App(publicDirectory: Repository.publicDirectory)
+        good.form("/everything", title: "Everything", { _ in EverythingForm() }) { (value: Everything, _) in .created(at: "/") }
+        try good.validate()
     }
 }

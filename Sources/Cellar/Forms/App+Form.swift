@@ -28,10 +28,22 @@ extension App {
     ///
     /// `makeForm` makes the form per request (its fields' values are the ones a GET shows). An
     /// ``HTTPError`` thrown by either closure is the site's error page, any other error a 500.
+    /// ``validate()`` makes the form once (for a request of `path` itself) and renders it: two
+    /// fields of one name, or a field without one, stop the start.
     public func form<Value: Decodable>(
         _ path: String, title: String, limits: FormLimits = FormLimits(), _ makeForm: @escaping @Sendable (Request) throws -> any FormController,
         submit: @escaping @Sendable (Value, Request) throws -> FormResult
     ) {
+        formChecks.append(
+            (
+                path,
+                { snapshot in
+                    let form = FormTable(try makeForm(Request(path: path)))
+                    try FormDefinitionError.checkNames(of: form)
+                    _ = try FormPage(title: title, path: path, action: nil, form: form, errors: [:]).response(
+                        status: .ok, site: snapshot.site, registry: snapshot.registry)
+                }
+            ))
         for method in [HTTPMethod.get, .post] {
             extraRoutes.append(
                 (

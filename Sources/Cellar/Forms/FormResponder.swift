@@ -126,14 +126,27 @@ struct FormResponder<Value: Decodable>: Sendable {
     }
 }
 
-/// A form whose value type does not fit it: the app's mistake, not the person's.
+/// A form that does not fit together: the app's mistake, not the person's.
 enum FormDefinitionError: Error, CustomStringConvertible {
     case valueDoesNotMatchForm(valueType: String, reason: String)
+    case duplicateFieldName(String)
+    case fieldWithoutName(label: String)
 
     var description: String {
         switch self {
         case .valueDoesNotMatchForm(let valueType, let reason):
             "\(valueType) cannot be decoded from this form (each stored property needs a field of its name): \(reason)"
+        case .duplicateFieldName(let name): "two fields are named '\(name)': each field's name is its key in the body, give each its own"
+        case .fieldWithoutName(let label): "the field '\(label)' has an empty name: give it the name of the property it decodes into"
+        }
+    }
+
+    /// Throws for a field without a name or two fields of one name.
+    static func checkNames(of form: FormTable) throws(FormDefinitionError) {
+        var names = Set<String>()
+        for field in form.fields {
+            guard !field.name.isEmpty else { throw .fieldWithoutName(label: field.label) }
+            guard names.insert(field.name).inserted else { throw .duplicateFieldName(field.name) }
         }
     }
 }

@@ -53,4 +53,31 @@ import Testing
         #expect(filled.fields.map(\.error) == ["Taken.", nil, nil])
         #expect(filled.identifier(forRowAt: IndexPath(row: 1, section: 0)) == "password")
     }
+
+    @Test func everyTextAFieldCellWritesIsEscaped() throws {
+        let hostile = "\"><script>x</script>&'"
+        let form = FormTable(sections: [
+            FormSection(
+                header: hostile, footer: hostile,
+                fields: [
+                    FormField(
+                        name: "a b\"", label: hostile, kind: .text, placeholder: hostile, help: hostile, value: hostile, autocomplete: hostile),
+                    .picker("p", label: hostile, options: [.init(hostile, hostile)], value: hostile),
+                    .textArea("t", label: hostile, value: "</textarea>" + hostile),
+                ])
+        ]).filled(values: [:], errors: ["a b\"": hostile, "p": hostile])
+        var html = HTMLWriter()
+        var renderer = TableRenderer(controller: form, tableView: TableView(registry: ReuseRegistry()))
+        _ = try renderer.render(into: &html)
+        let page = html.string
+        #expect(!page.contains("<script>"))
+        #expect(!page.contains("</textarea>&"))
+        #expect(page.contains(#"value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;&amp;&#39;""#))
+        #expect(page.contains(#"<option value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;&amp;&#39;" selected>"#))
+        // A name is percent-encoded in the ids that tie a control to its label and message.
+        #expect(page.contains(#"<label class="field-label" for="field-a%20b%22">"#))
+        #expect(
+            page.contains(#"id="field-a%20b%22" name="a b&quot;" aria-invalid="true" aria-describedby="field-a%20b%22-error field-a%20b%22-help""#))
+        #expect(page.components(separatedBy: "&lt;script&gt;").count - 1 == 14)  // every text written, once each
+    }
 }

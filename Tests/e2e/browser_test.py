@@ -23,6 +23,7 @@ Scenarios (each reported on its own; the run fails if any fails):
                 422 with the summary (role=alert, focused, a link per field), each field at fault
                 aria-invalid with its message tied by aria-describedby, the values kept; axe on
                 that page light and dark; fixed and sent, the note is on the list it redirects to
+  form-nojs     the same with the page's scripts off (no axe: it is a script)
   axe           axe-core on /, /people, /settings, /catalog in light and dark mode: no
                 violation of impact serious or critical (all violations are printed)
   screenshots   every page at 1280x900 and 390x844, light and dark, into --screenshots (the form's
@@ -493,6 +494,13 @@ def submit_by_keyboard(b: Browser, what: str):
            (d.current_url != before or d.execute_script("return !!document.querySelector('.error-summary')")), what)
 
 
+def summary_takes_focus(b: Browser):
+    """Waits for the error summary to have the focus: `autofocus` is applied when the page is next
+    rendered, not as it loads."""
+    b.wait(lambda d: d.execute_script("const e = document.activeElement; return !!(e && e.classList.contains('error-summary'))"),
+           "the error summary to take the focus (autofocus)")
+
+
 def form_errors(b: Browser) -> dict:
     """What the page says is wrong: the summary's links, and each field marked invalid with the
     text of the elements its aria-describedby names."""
@@ -509,13 +517,26 @@ def form_errors(b: Browser) -> dict:
 
 def scenario_form(b: Browser, args, state: dict):
     """A tasting note, keyboard only: sent with mistakes, corrected twice, then kept."""
+    fill_form(b, args, with_axe=True, suffix="")
+
+
+def scenario_form_without_javascript(b: Browser, args, state: dict):
+    """The same with the page's scripts off (app.js included): the form needs none."""
+    b.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        fill_form(b, args, with_axe=False, suffix="-nojs")
+    finally:
+        b.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+def fill_form(b: Browser, args, with_axe: bool, suffix: str):
     path = args.form_path
     future = datetime.date.today() + datetime.timedelta(days=400)
     bad = []
     b.expected_422.add(b.url(path))
     for viewport in ("desktop", "mobile"):
         b.set_view(viewport, "light")
-        wine = f"Keyboard Cuvée {viewport} <b>bold</b>"
+        wine = f"Keyboard Cuvée {viewport}{suffix} <b>bold</b>"
         b.get(path)
         expect(b.js("return document.querySelector('main form[method=post]') !== null"), f"{path} has no form posting back")
         expect(b.count("main form li.cell") == 5, f"{path} does not show its 5 field cells")
@@ -527,6 +548,7 @@ def scenario_form(b: Browser, args, state: dict):
         tab_to(b, "field-buyAgain")
         keys(b, Keys.SPACE)
         submit_by_keyboard(b, "the form with mistakes to come back")
+        summary_takes_focus(b)
         errors = form_errors(b)
         expect(errors["role"] == "alert", f"no error summary with role=alert: {errors}")
         expect(errors["title"].startswith("Error: "), f"the title does not start with 'Error: ': {errors['title']!r}")
@@ -538,8 +560,8 @@ def scenario_form(b: Browser, args, state: dict):
         kept = b.js("return [document.getElementById('field-tasted').value, document.getElementById('field-notes').value,"
                     " document.getElementById('field-buyAgain').checked]")
         expect(kept == [future.isoformat(), "Smoke & <i>cherry</i>", True], f"values not kept: {kept}")
-        b.shot(args.screenshots, f"form-errors-{viewport}-light")
-        if viewport == "desktop":
+        b.shot(args.screenshots, f"form-errors-{viewport}-light{suffix}")
+        if viewport == "desktop" and with_axe:
             for scheme in ("light", "dark"):
                 b.set_view(viewport, scheme)
                 bad += axe_problems(b, f"{path} with errors [{scheme}]")
@@ -557,13 +579,14 @@ def scenario_form(b: Browser, args, state: dict):
         expect(b.js("return document.getElementById('field-rating').value") == "4", "typing V did not choose Very good (4)")
         submit_by_keyboard(b, "the form with the future day to come back")
         # Round 2: the app refuses the day in the future.
+        summary_takes_focus(b)
         errors = form_errors(b)
         expect([text for _, text in errors["links"]] == ["Tasted on cannot be in the future: enter today or an earlier day."],
                f"round 2 summary: {errors['links']}")
         expect(errors["focused"], "the error summary does not have the focus after the second submission")
         expect(b.js("return [document.getElementById('field-wine').value, document.getElementById('field-rating').value]") == [wine, "4"],
                "the corrected values were not kept")
-        b.shot(args.screenshots, f"form-future-{viewport}-light")
+        b.shot(args.screenshots, f"form-future-{viewport}-light{suffix}")
         tab_to(b, "field-tasted")
         keys(b, "01152024")
         expect(b.js("return document.getElementById('field-tasted').value") == "2024-01-15", "typing a day did not set it")
@@ -571,7 +594,7 @@ def scenario_form(b: Browser, args, state: dict):
         expect(urlsplit(b.driver.current_url).path == "/tasting-notes", f"not redirected to the list: {b.driver.current_url}")
         titles = b.js("return [...document.querySelectorAll('main li.cell .cell-title')].map(e => e.textContent)")
         expect(titles and titles[0] == wine, f"the new note is not first on the list: {titles[:3]}")
-        b.shot(args.screenshots, f"form-kept-{viewport}-light")
+        b.shot(args.screenshots, f"form-kept-{viewport}-light{suffix}")
     b.set_view("desktop", "light")
     expect(not bad, f"{len(bad)} axe problem(s) on the form with errors")
 
@@ -609,7 +632,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
 SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings), ("wines", scenario_wines),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
              ("xss", scenario_xss), ("loading", scenario_loading), ("row-controls", scenario_row_controls),
-             ("form", scenario_form), ("axe", scenario_axe),
+             ("form", scenario_form), ("form-nojs", scenario_form_without_javascript), ("axe", scenario_axe),
              ("screenshots", scenario_screenshots)]
 
 

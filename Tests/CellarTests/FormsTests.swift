@@ -70,6 +70,8 @@ import Testing
             app.list("/things", title: "Things") { _ in NamesController(names: store.all.map(\.name)) }
             app.form("/things/new", title: "New thing", limits: limits, { _ in EverythingForm() }) { (value: Everything, _) in
                 guard value.name != "taken" else { throw FormValidationError("name", "That name is taken: choose another.") }
+                // The handler's own decoding fails: the server's fault, not a field's.
+                if value.name == "corrupt" { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the store's file")) }
                 store.add(value)
                 return .created(at: "/things")
             }
@@ -220,6 +222,8 @@ import Testing
         #expect(taken.text.contains(##"<li><a href="#field-name">That name is taken: choose another.</a></li>"##))
         #expect(taken.text.contains(#"name="name" required aria-invalid="true" aria-describedby="field-name-error" value="taken""#))
         #expect(taken.text.contains(#"value="7""#))
+        let corrupt = try Self.post(server, Self.complete.replacingOccurrences(of: "name=Ada+Lovelace", with: "name=corrupt"))
+        #expect(corrupt.status == 500)
         // Markup sent in a text field is kept as text in its value.
         let markup = try Self.post(server, "name=%22%3E%3Cb%3Ex&count=0&color=red")
         #expect(markup.status == 422)

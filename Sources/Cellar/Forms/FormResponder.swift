@@ -46,15 +46,21 @@ struct FormResponder<Value: Decodable>: Sendable {
         for field in form.fields {
             if let message = field.validationMessage(for: submission.values[field.name]) { errors[field.name] = message }
         }
+        var value: Value?
         if errors.isEmpty {
             do {
-                let value = try Value(from: FormValueDecoder(values: submission.values, fields: fields))
-                let result = try submit(value, request)
-                return answersJSON ? try Self.jsonSuccess(value, submission: submission, result: result) : .redirect(to: result.location)
-            } catch let error as FormValidationError {
-                errors = error.messages
+                value = try Value(from: FormValueDecoder(values: submission.values, fields: fields))
             } catch let error as DecodingError {
                 errors = try Self.messages(for: error, fields: fields, valueType: Value.self)
+            }
+        }
+        // The app's handler apart from the decoding: a DecodingError of its own is no field's.
+        if let value {
+            do {
+                let result = try submit(value, request)
+                return answersJSON ? try Self.jsonSuccess(value, submission: submission, result: result) : .redirect(to: result.location)
+            } catch let error as FormValidationError where !error.messages.isEmpty {
+                errors = error.messages
             }
         }
         if answersJSON { return Self.jsonErrors(errors, form: form) }

@@ -25,6 +25,8 @@ public struct FormResult: Sendable {
 /// ```swift
 /// guard note.tasted <= today else { throw FormValidationError("tasted", "A tasting cannot be in the future.") }
 /// ```
+///
+/// Give it one message at least: one without any says nothing to fix, and is a 500 like any other error.
 public struct FormValidationError: Error, Sendable, CustomStringConvertible {
     /// The message of each field at fault, by the field's name.
     public var messages: [String: String]

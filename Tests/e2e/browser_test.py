@@ -531,6 +531,8 @@ def scenario_form_without_javascript(b: Browser, args, state: dict):
 
 def fill_form(b: Browser, args, with_axe: bool, suffix: str):
     path = args.form_path
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
     future = datetime.date.today() + datetime.timedelta(days=400)
     bad = []
     b.expected_422.add(b.url(path))

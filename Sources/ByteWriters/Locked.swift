@@ -11,11 +11,14 @@
 /// Not `Synchronization.Mutex`: ThreadSanitizer on Linux cannot see the futex it waits on and
 /// reports the accesses it guards as races (still so with Swift 6.3.1), and the suites run under
 /// ThreadSanitizer. ``Lock`` is the same type guarding nothing, for state kept beside it.
-package final class Locked<Value>: @unchecked Sendable {
+///
+/// Public, as Cellar names it for apps (a store kept in memory that a form adds to); its waits
+/// on a condition stay the package's.
+public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline var value: Value
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -28,7 +31,7 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inlinable package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -5,7 +5,8 @@ import TableKit
 extension App {
     /// Checks what can be checked before serving, and settles each list's title.
     ///
-    /// Every route pattern must be valid, and every list must render, as a page and as JSON, its
+    /// Every route pattern must be valid, every form must render with fields of distinct names,
+    /// and every list must render, as a page and as JSON, its
     /// first page and its last (so a cell provider that fails only further down is found too when
     /// it fails there). A list mounted without a title takes its controller's; a controller whose
     /// title differs from the one its list was mounted with is reported as a warning. What lies
@@ -48,6 +49,14 @@ extension App {
                 }
             }
             checked += 1
+        }
+        let formSnapshot = snapshot()
+        for form in formChecks {
+            do {
+                try form.check(formSnapshot)
+            } catch {
+                throw StartupError.formDoesNotRender(path: form.path, reason: String(describing: error))
+            }
         }
         for warning in audit.warnings {
             logger.warning(

@@ -96,6 +96,8 @@ public final class App: @unchecked Sendable {
     /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:handler:)``): each made when the router
     /// is, from what a request needs of the app then (the site's frame is complete only once every list is mounted).
     var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []
+    /// Each form's start-up check (``form(_:title:limits:_:submit:)``): its fields' names, and its page rendered once.
+    var formChecks: [(path: String, check: (Snapshot) throws -> Void)] = []
     /// ``use(_:)``'s middleware, outermost first, inside ``crossOriginProtection``.
     var middleware: [any Middleware] = []
     /// Refuses requests that change something when they come from another site (see
@@ -313,6 +315,7 @@ public final class App: @unchecked Sendable {
 /// Why the server cannot start; each says what to fix.
 public enum StartupError: Error, CustomStringConvertible {
     case listDoesNotRender(path: String, reason: String)
+    case formDoesNotRender(path: String, reason: String)
     case invalidRoutePattern(String, reason: String)
     case missingPublicFolder(String)
 
@@ -321,6 +324,7 @@ public enum StartupError: Error, CustomStringConvertible {
         case .missingPublicFolder(let path):
             "The public folder '\(path)' does not exist: the prototype cells are read from its prototypes/ (set --public or CELLAR_PUBLIC, or run from the folder that holds it)"
         case .listDoesNotRender(let path, let reason): "The list at \(path) does not render: \(reason)"
+        case .formDoesNotRender(let path, let reason): "The form at \(path) does not render: \(reason)"
         case .invalidRoutePattern(_, let reason): "Invalid route: \(reason)"
         }
     }

@@ -12,7 +12,7 @@ struct PageResponder: Sendable {
 
     func respond(to request: Request) throws -> Response {
         var page = PageContent(title: title)
-        let status = try guarded(request) { try handler(request, &page) }
+        let status = try app.guardingHandler(of: request, at: path) { try handler(request, &page) }
         var headers = page.headers
         // A redirect or an answer without content has no page to frame.
         if (300..<400).contains(status.code) || status == .noContent || status == .notModified {
@@ -28,26 +28,5 @@ struct PageResponder: Sendable {
         html.raw("\n")
         app.site.writeTail(title: page.title, currentPath: path, into: &html)
         return Response(status: status, headers: headers, body: .storage(html.takeStorage()))
-    }
-
-    /// Runs the handler: an ``HTTPError`` passes through to the error page; any other error
-    /// becomes a 500 that says only that the server failed, logged with the request id (and, in
-    /// development, shown).
-    private func guarded<Result>(_ request: Request, _ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch let error as HTTPError {
-            throw error
-        } catch {
-            app.logger.error(
-                "page failed",
-                metadata: [
-                    "request_id": "\(request.id)", "page": "\(path)", "error": "\(String(describing: error))",
-                    "error_type": "\(String(reflecting: type(of: error)))",
-                ])
-            var message = "The server failed to answer this request."
-            if app.showsErrorDetails { message += " \(String(reflecting: type(of: error))): \(String(describing: error))" }
-            throw HTTPError(.internalServerError, message)
-        }
     }
 }

@@ -53,6 +53,7 @@ public enum Showcase {
         ) { _ in
             PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }
+        try TastingNotes.install(in: app)
         CellarSensors().install(in: app)
         try SampleDatabase.install(in: app)
     }

@@ -17,9 +17,17 @@ Scenarios (each reported on its own; the run fails if any fails):
   xss           the hostile list (--xss-path) renders; no injected script ran (window.__xss
                 stays undefined, no alert/confirm/prompt, no CSP violation, no live
                 javascript:/data:/vbscript: link), also after "Load more" and on a detail page
+  row-controls  a link, a button and a field inside a linked row (/people) are what a click at
+                their centre reaches, above the row's stretched link
+  form          --form-path (/tasting-notes/new), keyboard only, at 1280 and 390 px: mistakes give a
+                422 with the summary (role=alert, focused, a link per field), each field at fault
+                aria-invalid with its message tied by aria-describedby, the values kept; axe on
+                that page light and dark; fixed and sent, the note is on the list it redirects to
+  form-nojs     the same with the page's scripts off (no axe: it is a script)
   axe           axe-core on /, /people, /settings, /catalog in light and dark mode: no
                 violation of impact serious or critical (all violations are printed)
-  screenshots   every page at 1280x900 and 390x844, light and dark, into --screenshots
+  screenshots   every page at 1280x900 and 390x844, light and dark, into --screenshots (the form's
+                errors are photographed by the form scenario)
 Every scenario also fails on a SEVERE browser console message.
 
 Needs: apt chromium chromium-driver; pip selenium axe-selenium-python.
@@ -27,6 +35,7 @@ Needs: apt chromium chromium-driver; pip selenium axe-selenium-python.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -39,7 +48,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 # Runs before any page script: records dialogs, CSP violations and uncaught errors.
@@ -84,6 +95,7 @@ class Browser:
         self.timeout = timeout
         self.ignore_console = re.compile(ignore_console) if ignore_console else None
         self.expected_404: set[str] = set()  # pages whose own 404 status is the point
+        self.expected_422: set[str] = set()  # forms whose 422 (mistakes sent) is the point
         self.set_view("desktop", "light")
 
     # ---- helpers
@@ -120,6 +132,8 @@ class Browser:
             if entry.get("level") == "SEVERE":
                 message = entry.get("message", "")
                 if message.split(" - ")[0] in self.expected_404 and "status of 404" in message:
+                    continue
+                if message.split(" - ")[0].split("#")[0] in self.expected_422 and "status of 422" in message:
                     continue
                 if not (self.ignore_console and self.ignore_console.search(message)):
                     errors.append(message)
@@ -388,35 +402,203 @@ def drop_grouped_description_items(b: Browser, violations: list[dict]) -> list[d
     return kept
 
 
-def scenario_axe(b: Browser, args, state: dict):
+def scenario_row_controls(b: Browser, args, state: dict):
+    """A row whose link covers it (.cell-link::after) still lets its other controls be clicked: a
+    button and a field added to a row, and an engineer's own e-mail link, are each what the point
+    at their centre hits."""
+    b.get("/people")
+    hits = b.js("""
+        const row = [...document.querySelectorAll('main li.cell')].find(r => r.querySelector('a.cell-link[href]')
+            && r.querySelector('a:not(.cell-link)'));
+        if (!row) return null;
+        const button = document.createElement('button'); button.type = 'button'; button.textContent = 'Act';
+        const field = document.createElement('input'); field.setAttribute('aria-label', 'Note');
+        row.append(button, field);
+        row.scrollIntoView({block: 'center'});
+        return [row.querySelector('a:not(.cell-link)'), button, field].map(e => {
+            const box = e.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return [e.localName, hit === e || e.contains(hit)];
+        });""")
+    expect(hits, "/people has no linked row with a link of its own")
+    expect(all(ok for _, ok in hits), f"controls under the row's link: {hits}")
+
+
+def axe_problems(b: Browser, label: str) -> list[str]:
+    """axe-core on the page the browser shows: prints every violation, returns the serious and
+    critical ones (and an axe-core failure) as lines."""
     from axe_selenium_python import Axe
+    bad = []
+    Axe(b.driver).inject()
+    # Axe.run() never returns when axe-core's promise rejects; report the rejection instead.
+    results = b.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run().then((r) => done(r), (e) => done({error: String(e && e.stack || e)}));")
+    if results.get("error"):
+        bad.append(f"{label}: axe-core failed: {results['error'][:300]}")
+        print(f"    {bad[-1]}")
+        return bad
+    violations = drop_grouped_description_items(b, results.get("violations", []))
+    for v in violations:
+        targets = [" ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
+        line = f"{label} {v.get('impact')}: {v['id']} — {v.get('help')} ({len(targets)} nodes: {targets[:3]})"
+        print("    " + line)
+        for node in v.get("nodes", [])[:2]:
+            summary = (node.get("failureSummary") or "").replace("\n", " ")
+            print(f"        {summary[:300]}")
+        if v.get("impact") in ("serious", "critical"):
+            bad.append(line)
+    print(f"    {label}: {len(violations)} violation(s), {len(results.get('passes', []))} rules passed")
+    return bad
+
+
+def scenario_axe(b: Browser, args, state: dict):
     bad = []
     for scheme in ("light", "dark"):
         b.set_view("desktop", scheme)
         for path in args.axe_paths:
             b.get(path)
-            Axe(b.driver).inject()
-            # Axe.run() never returns when axe-core's promise rejects; report the rejection instead.
-            results = b.driver.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                "axe.run().then((r) => done(r), (e) => done({error: String(e && e.stack || e)}));")
-            if results.get("error"):
-                bad.append(f"{path} [{scheme}]: axe-core failed: {results['error'][:300]}")
-                print(f"    {bad[-1]}")
-                continue
-            violations = drop_grouped_description_items(b, results.get("violations", []))
-            for v in violations:
-                targets = [" ".join(map(str, n.get("target", []))) for n in v.get("nodes", [])]
-                line = f"{path} [{scheme}] {v.get('impact')}: {v['id']} — {v.get('help')} ({len(targets)} nodes: {targets[:3]})"
-                print("    " + line)
-                for node in v.get("nodes", [])[:2]:
-                    summary = (node.get("failureSummary") or "").replace("\n", " ")
-                    print(f"        {summary[:300]}")
-                if v.get("impact") in ("serious", "critical"):
-                    bad.append(line)
-            print(f"    {path} [{scheme}]: {len(violations)} violation(s), {len(results.get('passes', []))} rules passed")
+            bad += axe_problems(b, f"{path} [{scheme}]")
     b.set_view("desktop", "light")
     expect(not bad, f"{len(bad)} axe problem(s): serious/critical violations or axe-core failures")
+
+
+def keys(b: Browser, *sequence):
+    """Types `sequence` into whatever has the focus, as a keyboard does."""
+    ActionChains(b.driver).send_keys(*sequence).perform()
+
+
+def focused(b: Browser) -> str:
+    return b.js("const e = document.activeElement; return e ? (e.id || e.className || e.localName) : ''")
+
+
+def tab_to(b: Browser, element_id: str, limit: int = 60, backwards: bool = False):
+    """Presses Tab (or Shift+Tab) until the element with `element_id` has the focus."""
+    for _ in range(limit):
+        if focused(b) == element_id:
+            return
+        keys(b, (Keys.SHIFT + Keys.TAB) if backwards else Keys.TAB)
+    raise Failure(f"Tab never reached #{element_id} (the focus is on {focused(b)!r})")
+
+
+def submit_by_keyboard(b: Browser, what: str):
+    for _ in range(60):
+        if b.js("return document.activeElement && document.activeElement.matches('form button[type=submit]')"):
+            break
+        keys(b, Keys.TAB)
+    else:
+        raise Failure("Tab never reached the submit button")
+    before = b.driver.current_url
+    keys(b, Keys.ENTER)
+    b.wait(lambda d: d.execute_script("return document.readyState") == "complete" and
+           (d.current_url != before or d.execute_script("return !!document.querySelector('.error-summary')")), what)
+
+
+def summary_takes_focus(b: Browser):
+    """Waits for the error summary to have the focus: `autofocus` is applied when the page is next
+    rendered, not as it loads."""
+    b.wait(lambda d: d.execute_script("const e = document.activeElement; return !!(e && e.classList.contains('error-summary'))"),
+           "the error summary to take the focus (autofocus)")
+
+
+def form_errors(b: Browser) -> dict:
+    """What the page says is wrong: the summary's links, and each field marked invalid with the
+    text of the elements its aria-describedby names."""
+    return b.js("""
+        const summary = document.querySelector('main .error-summary');
+        const links = summary ? [...summary.querySelectorAll('a')].map(a => [a.getAttribute('href'), a.textContent.trim()]) : [];
+        const invalid = [...document.querySelectorAll('main [aria-invalid="true"]')].map(e => [e.id,
+            (e.getAttribute('aria-describedby') || '').split(' ').filter(Boolean)
+              .map(id => (document.getElementById(id) || {textContent: 'MISSING ' + id}).textContent.trim()).join(' | ')]);
+        return {role: summary && summary.getAttribute('role'), heading: summary && summary.querySelector('h2') && summary.querySelector('h2').textContent,
+                links: links, invalid: invalid, title: document.title,
+                focused: document.activeElement === summary};""")
+
+
+def scenario_form(b: Browser, args, state: dict):
+    """A tasting note, keyboard only: sent with mistakes, corrected twice, then kept."""
+    fill_form(b, args, with_axe=True, suffix="")
+
+
+def scenario_form_without_javascript(b: Browser, args, state: dict):
+    """The same with the page's scripts off (app.js included): the form needs none."""
+    b.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        fill_form(b, args, with_axe=False, suffix="-nojs")
+    finally:
+        b.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+def fill_form(b: Browser, args, with_axe: bool, suffix: str):
+    path = args.form_path
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+    future = datetime.date.today() + datetime.timedelta(days=400)
+    bad = []
+    b.expected_422.add(b.url(path))
+    for viewport in ("desktop", "mobile"):
+        b.set_view(viewport, "light")
+        wine = f"Keyboard Cuvée {viewport}{suffix} <b>bold</b>"
+        b.get(path)
+        expect(b.js("return document.querySelector('main form[method=post]') !== null"), f"{path} has no form posting back")
+        expect(b.count("main form li.cell") == 5, f"{path} does not show its 5 field cells")
+        # Round 1: nothing in Wine, no rating, a day a year ahead, a note with markup, the switch on.
+        tab_to(b, "field-tasted")
+        keys(b, f"{future.month:02d}{future.day:02d}{future.year}")
+        tab_to(b, "field-notes")
+        keys(b, "Smoke & <i>cherry</i>")
+        tab_to(b, "field-buyAgain")
+        keys(b, Keys.SPACE)
+        submit_by_keyboard(b, "the form with mistakes to come back")
+        summary_takes_focus(b)
+        errors = form_errors(b)
+        expect(errors["role"] == "alert", f"no error summary with role=alert: {errors}")
+        expect(errors["title"].startswith("Error: "), f"the title does not start with 'Error: ': {errors['title']!r}")
+        expect(errors["focused"], "the error summary does not have the focus")
+        expect([href for href, _ in errors["links"]] == ["#field-wine", "#field-rating"], f"summary links: {errors['links']}")
+        expect(dict(errors["invalid"]) == {"field-wine": "Error: Wine is required.",
+                                           "field-rating": "Error: Rating is required."},
+               f"invalid fields and their messages: {errors['invalid']}")
+        kept = b.js("return [document.getElementById('field-tasted').value, document.getElementById('field-notes').value,"
+                    " document.getElementById('field-buyAgain').checked]")
+        expect(kept == [future.isoformat(), "Smoke & <i>cherry</i>", True], f"values not kept: {kept}")
+        b.shot(args.screenshots, f"form-errors-{viewport}-light{suffix}")
+        if viewport == "desktop" and with_axe:
+            for scheme in ("light", "dark"):
+                b.set_view(viewport, scheme)
+                bad += axe_problems(b, f"{path} with errors [{scheme}]")
+            b.shot(args.screenshots, f"form-errors-{viewport}-dark")
+            b.set_view(viewport, "light")
+        # From the summary's first link to its field, then fix what it says.
+        keys(b, Keys.TAB)
+        expect(b.js("return document.activeElement.getAttribute('href')") == "#field-wine", "Tab from the summary is not its first link")
+        keys(b, Keys.ENTER)
+        tab_to(b, "field-wine")
+        keys(b, wine)
+        keys(b, Keys.TAB)
+        expect(focused(b) == "field-rating", f"Tab from Wine went to {focused(b)!r}")
+        keys(b, "V")  # a closed select picks the option its typed letters start: "Very good (4)"
+        expect(b.js("return document.getElementById('field-rating').value") == "4", "typing V did not choose Very good (4)")
+        submit_by_keyboard(b, "the form with the future day to come back")
+        # Round 2: the app refuses the day in the future.
+        summary_takes_focus(b)
+        errors = form_errors(b)
+        expect([text for _, text in errors["links"]] == ["Tasted on cannot be in the future: enter today or an earlier day."],
+               f"round 2 summary: {errors['links']}")
+        expect(errors["focused"], "the error summary does not have the focus after the second submission")
+        expect(b.js("return [document.getElementById('field-wine').value, document.getElementById('field-rating').value]") == [wine, "4"],
+               "the corrected values were not kept")
+        b.shot(args.screenshots, f"form-future-{viewport}-light{suffix}")
+        tab_to(b, "field-tasted")
+        keys(b, "01152024")
+        expect(b.js("return document.getElementById('field-tasted').value") == "2024-01-15", "typing a day did not set it")
+        submit_by_keyboard(b, "the kept note to redirect to its list")
+        expect(urlsplit(b.driver.current_url).path == "/tasting-notes", f"not redirected to the list: {b.driver.current_url}")
+        titles = b.js("return [...document.querySelectorAll('main li.cell .cell-title')].map(e => e.textContent)")
+        expect(titles and titles[0] == wine, f"the new note is not first on the list: {titles[:3]}")
+        b.shot(args.screenshots, f"form-kept-{viewport}-light{suffix}")
+    b.set_view("desktop", "light")
+    expect(not bad, f"{len(bad)} axe problem(s) on the form with errors")
 
 
 def scenario_screenshots(b: Browser, args, state: dict):
@@ -425,7 +607,8 @@ def scenario_screenshots(b: Browser, args, state: dict):
     detail = f"/people/{state['people_ids'][0].removeprefix('row-')}" if state.get("people_ids") else "/people/1"
     pages = [("home", "/"), ("people", "/people"), ("people-detail", detail), ("settings", "/settings"),
              ("catalog", "/catalog"), ("catalog-nomatch", f"/catalog?q={args.nomatch_term}"),
-             ("xss", args.xss_path), ("reports", args.loading_path)]
+             ("xss", args.xss_path), ("reports", args.loading_path), ("tasting-notes", "/tasting-notes"),
+             ("tasting-note-form", args.form_path)]
     pages += [(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") or "page", p) for p in args.extra_screenshots]
     pages.append(("not-found", "/no-such-list/really"))
     taken = 0
@@ -450,7 +633,9 @@ def scenario_screenshots(b: Browser, args, state: dict):
 
 SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings), ("wines", scenario_wines),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
-             ("xss", scenario_xss), ("loading", scenario_loading), ("axe", scenario_axe), ("screenshots", scenario_screenshots)]
+             ("xss", scenario_xss), ("loading", scenario_loading), ("row-controls", scenario_row_controls),
+             ("form", scenario_form), ("form-nojs", scenario_form_without_javascript), ("axe", scenario_axe),
+             ("screenshots", scenario_screenshots)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -465,7 +650,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unique-term", help="a catalog search term matching one product (default: found on /catalog)")
     parser.add_argument("--extra-screenshots", nargs="*", default=[], metavar="PATH",
                         help="more pages to photograph (e.g. '/big?limit=200'; the real /big streams a million rows)")
-    parser.add_argument("--axe-paths", nargs="+", default=["/", "/people", "/settings", "/catalog"])
+    parser.add_argument("--form-path", default="/tasting-notes/new", help="the showcase's form (a tasting note)")
+    parser.add_argument("--axe-paths", nargs="+", default=["/", "/people", "/settings", "/catalog", "/tasting-notes", "/tasting-notes/new"])
     parser.add_argument("--only", nargs="+", choices=[n for n, _ in SCENARIOS], help="run only these scenarios")
     parser.add_argument("--ignore-console", metavar="REGEX", help="ignore SEVERE console messages matching REGEX")
     parser.add_argument("--timeout", type=float, default=15.0)

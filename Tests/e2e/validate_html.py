@@ -10,7 +10,9 @@ writes everything to a temporary directory and runs
 errors are printed with the path they came from.
 
 A path may end in ``#STATUS`` (``/nope#404``) to expect that status instead of 200; such
-paths are checked as pages only. ``--pages-only`` skips the fragment forms, ``--keep DIR``
+paths are checked as pages only. ``'POST /path BODY#STATUS'`` posts BODY as a browser's form
+(``application/x-www-form-urlencoded``) and checks the page that answers (a form with its errors,
+``'POST /tasting-notes/new wine=#422'``). ``--pages-only`` skips the fragment forms, ``--keep DIR``
 keeps the files. A fragment request that answers with a whole document (a server that
 ignores ``fragment=rows`` on that route) is validated as a page.
 
@@ -34,8 +36,11 @@ WRAP = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>fragm
 ASSETS = ["/static/app.css", "/static/favicon.svg"]
 
 
-def fetch(url: str, expect: int) -> tuple[int, str, str]:
-    request = urllib.request.Request(url, headers={"Accept": "text/html"})
+def fetch(url: str, expect: int, form: str | None = None) -> tuple[int, str, str]:
+    headers = {"Accept": "text/html"}
+    if form is not None:
+        headers.update({"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"})
+    request = urllib.request.Request(url, headers=headers, data=None if form is None else form.encode())
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, ctype, body = response.status, response.headers.get("Content-Type", ""), response.read()
@@ -85,12 +90,17 @@ def main(argv: list[str] | None = None) -> int:
         sources[name] = origin
 
     for raw in args.paths:
+        form = None
+        if raw.startswith("POST "):
+            _, raw, form = raw.split(" ", 2)
+            form, _, want = form.partition("#")
+            raw += "#" + (want or "200")
         path, _, want = raw.partition("#")
         expect = int(want) if want else 200
         forms = [(path, False)] if (want or args.pages_only) else [(path, False), (with_fragment(path), True)]
         for url_path, is_fragment in forms:
             try:
-                status, ctype, body = fetch(base + url_path, expect)
+                status, ctype, body = fetch(base + url_path, expect, form)
             except (OSError, urllib.error.URLError) as error:
                 problems.append(f"{url_path}: cannot fetch: {error}")
                 continue
@@ -103,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
             if is_fragment and not whole:
                 save(safe_name(url_path, ".fragment.html"), WRAP.format(in_table(body)), f"{url_path} (fragment, wrapped)")
             else:
-                save(safe_name(url_path, ".html"), body, url_path)
+                save(safe_name(url_path, ".post.html" if form is not None else ".html"), body,
+                     url_path if form is None else f"POST {url_path} {form}")
     if not args.no_assets:
         for asset in ASSETS:
             try:

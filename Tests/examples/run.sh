@@ -2,7 +2,7 @@
 # The examples build and run as their READMEs say. For Examples/Bookshelf: a debug build of its
 # own package (which depends on this repository by path), then the server started from the
 # example's folder on a free port and asked for its page, rows fragment, JSON, details, a 404,
-# /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
+# its form (with a mistake, then corrected), /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
 # and log `stopping` and `stopped`. Its Dockerfile is linted with hadolint, and the files its
 # build stage copies are checked against its Dockerfile.dockerignore; so is the Dockerfile in
 # Sources/Cellar/Cellar.docc/YourFirstApp.md.
@@ -195,6 +195,36 @@ EOF
 check "GET /books/1.json: the detail's JSON, with its item" detail_json_check
 check "GET /books/999: 404" test "$(get /books/999)" = 404
 check "GET /books/999.json: 404" test "$(get /books/999.json)" = 404
+# The form at /books/new: a mistake comes back in place, then the corrected book is kept.
+form_page_check() {
+    [ "$(get /books/new)" = 200 ] && content_type_is text/html || return 1
+    body_has '<title>Add a book · Bookshelf</title>' '<form class="form" method="post" action="/books/new" novalidate>' \
+        '<input class="field-input" type="text" id="field-title" name="title" required value="" maxlength="200">' \
+        '<button class="button" type="submit">Add book</button>'
+}
+check "GET /books/new: the form's field cells and its button" form_page_check
+# post BODY: a browser's form POST to /books/new (the body to $work/body, the head to $work/head); prints the status.
+post() {
+    curl -sS -o "$work/body" -D "$work/head" -w '%{http_code}' -H 'Sec-Fetch-Site: same-origin' \
+        -H 'Content-Type: application/x-www-form-urlencoded' --data-raw "$1" "$base/books/new"
+}
+form_mistake_check() {
+    [ "$(post 'title=&author=Ann+Leckie&year=twenty&isRead=0')" = 422 ] && content_type_is text/html || return 1
+    body_has '<h2 id="error-summary-title">2 fields need attention</h2>' '<li><a href="#field-title">Title is required.</a></li>' \
+        '<li><a href="#field-year">Published must be a number, like 12.</a></li>' \
+        'id="field-title" name="title" required aria-invalid="true" aria-describedby="field-title-error"' \
+        'name="author" required value="Ann Leckie"' || return 1
+    [ "$(get /books.json)" = 200 ] && ! grep -q Leckie "$work/body"
+}
+check "POST /books/new with mistakes: 422, each message in the summary and on its field, the values kept, no book added" form_mistake_check
+form_kept_check() {
+    [ "$(post 'title=Ancillary+Justice&author=Ann+Leckie&year=2013&isRead=0&isRead=1')" = 303 ] || return 1
+    grep -qiE '^location: /books\s*$' "$work/head" || { echo "    no 'Location: /books'"; return 1; }
+    [ "$(get /books)" = 200 ] || return 1
+    body_has '<li class="cell read" id="row-5"><a class="cell-link" href="/books/5"><span class="cell-title">Ancillary Justice</span></a> <span class="cell-subtitle">Ann Leckie, 2013</span></li>' \
+        '<p class="section-footer" id="section-1-footer">3 books</p>'
+}
+check "POST /books/new corrected: 303 to /books, which lists the book on the Read shelf" form_kept_check
 health_check() { [ "$(get /healthz)" = 200 ] && content_type_is application/json && body_has '"status":"ok"'; }
 check "GET /healthz: 200 {\"status\":\"ok\",…}" health_check
 # app.css, app.js and favicon.svg are built into Cellar: the example has none in its Public/.

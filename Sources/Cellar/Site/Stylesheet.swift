@@ -175,8 +175,9 @@ extension SiteAssets {
         .cell-link ~ * { padding-right: 24px; }
         .cell-link:focus-visible { outline: none; }
         .cell-link:focus-visible::after { outline: 3px solid var(--focus); outline-offset: -3px; border-radius: 8px; }
-        /* Other links inside a linked row stay clickable above the stretched link. */
-        .cell a:not(.cell-link) { position: relative; z-index: 2; }
+        /* Other links and controls inside a linked row stay clickable above the stretched link. */
+        .cell a:not(.cell-link), .cell button, .cell input, .cell select, .cell textarea, .cell label, .cell summary,
+        .cell [tabindex] { position: relative; z-index: 2; }
 
         .badge {
           display: inline-block; padding: 1px 8px; border-radius: 999px;

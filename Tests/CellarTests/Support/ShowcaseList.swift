@@ -36,7 +36,7 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
 
     static let all: [ShowcaseList] = [
         ShowcaseList(
-            path: "/", title: "Lists", firstPageRows: 10, total: 10, defaultLimit: nil, maxLimit: nil,
+            path: "/", title: "Lists", firstPageRows: 11, total: 11, defaultLimit: nil, maxLimit: nil,
             sections: [.init(footer: "Every list also answers as JSON (add .json) and as a rows fragment (?fragment=rows).")],
             cells: ["ListLinkCell"], detailRow: nil),
         people,
@@ -65,6 +65,9 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
                 .init(header: "Payloads <img src=x onerror=alert('header')>", footer: "Footer \"><script>alert('footer')</script>")
             ], cells: ["SubtitleCell", "LinkCell"],
             detailRow: "3-" + String(HostileListController.payloads[3].prefix(12))),
+        ShowcaseList(
+            path: "/tasting-notes", title: "Tasting notes", firstPageRows: 1, total: 1, defaultLimit: 50, maxLimit: 500, sections: [.init()],
+            cells: ["TastingNoteCell"], detailRow: "1"),
         ShowcaseList(
             path: "/sensors", title: "Sensors", firstPageRows: 6, total: 6, defaultLimit: 50, maxLimit: 500,
             sections: [.init(header: "Readings", footer: "A reading changes every second while this page is open.")],

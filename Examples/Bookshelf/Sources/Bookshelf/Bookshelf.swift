@@ -1,5 +1,6 @@
 // The bookshelf: a model, a class cell and a controller with two sections. The other cell is a
 // prototype, Public/prototypes/ReadCell.html.
+import Cellar
 import TableKit
 
 /// A book. A class, as an `ItemCell` shows objects; `Encodable`, so the list's JSON shows it.
@@ -18,24 +19,36 @@ final class ReadingCell: ItemCell<Book> {
     }
 }
 
-/// The list at /books: `UITableViewDataSource` and `didSelectRowAt` in one value, made per request.
-struct BookshelfController: TableController {
-    // Fixed at start-up here; a controller over a store would fetch its page (see ListContext.page).
-    static let shelves = [
+/// The shelves, kept in memory: the form at /books/new adds to them. `Locked` (from Cellar) guards
+/// them, as requests come in on many threads.
+final class Library: Sendable {
+    typealias Shelf = (title: String, books: [Book])
+    private let shelves = Locked<[Shelf]>([
         (title: "Reading", books: [Book(1, "The Dispossessed", "Ursula K. Le Guin", 1974), Book(2, "Middlemarch", "George Eliot", 1871)]),
         (title: "Read", books: [Book(3, "Piranesi", "Susanna Clarke", 2020), Book(4, "Beloved", "Toni Morrison", 1987)]),
-    ]
-    // Each book's row by id, so a detail (/books/3) finds its row without walking the list.
-    static let rows = Dictionary(
-        uniqueKeysWithValues: shelves.enumerated().flatMap { section, shelf in
-            shelf.books.enumerated().map { row, book in (String(book.id), IndexPath(row: row, section: section)) }
-        })
+    ])
 
-    var numberOfSections: Int { Self.shelves.count }
-    func numberOfRows(inSection section: Int) -> Int { Self.shelves[section].books.count }
-    func titleForHeader(inSection section: Int) -> String? { Self.shelves[section].title }
+    var all: [Shelf] { shelves.withLock { $0 } }
+
+    /// Puts a new book on the "Read" shelf, or on "Reading" while it is not read.
+    func add(title: String, author: String, year: Int, isRead: Bool) {
+        shelves.withLock { shelves in
+            let id = shelves.flatMap(\.books).map(\.id).max().map { $0 + 1 } ?? 1
+            shelves[isRead ? 1 : 0].books.append(Book(id, title, author, year))
+        }
+    }
+}
+
+/// The list at /books: `UITableViewDataSource` and `didSelectRowAt` in one value, made per request.
+struct BookshelfController: TableController {
+    // The shelves as they are for this request; a controller over a database would fetch its page (see ListContext.page).
+    let shelves: [Library.Shelf]
+
+    var numberOfSections: Int { shelves.count }
+    func numberOfRows(inSection section: Int) -> Int { shelves[section].books.count }
+    func titleForHeader(inSection section: Int) -> String? { shelves[section].title }
     func titleForFooter(inSection section: Int) -> String? { "\(numberOfRows(inSection: section)) books" }
-    func book(at indexPath: IndexPath) -> Book { Self.shelves[indexPath.section].books[indexPath.row] }
+    func book(at indexPath: IndexPath) -> Book { shelves[indexPath.section].books[indexPath.row] }
 
     // One provider per row: the class cell while reading, the prototype (filled from a dictionary) once read.
     func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
@@ -45,7 +58,12 @@ struct BookshelfController: TableController {
     }
 
     func identifier(forRowAt indexPath: IndexPath) -> String { String(book(at: indexPath).id) }
-    func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? { Self.rows[identifier] }
+    func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
+        for (section, shelf) in shelves.enumerated() {
+            if let row = shelf.books.firstIndex(where: { String($0.id) == identifier }) { return IndexPath(row: row, section: section) }
+        }
+        return nil
+    }
     func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { book(at: indexPath) }
     func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
         let book = book(at: indexPath)

@@ -4,5 +4,12 @@ import Cellar
 App.run(siteName: "Bookshelf") { app in
     try app.register(ReadingCell.self)  // the class cell
     try app.registerPrototypes()  // Public/prototypes/ReadCell.html
-    app.list("/books", title: "Books") { _ in BookshelfController() }
+    let library = Library()
+    app.list("/books", title: "Books") { _ in BookshelfController(shelves: library.all) }
+    // A mistake comes back 422 with each message on its field; a book kept sends the browser to the list (303).
+    app.form("/books/new", title: "Add a book", { _ in NewBookForm() }) { (book: NewBook, _) in
+        library.add(title: book.title, author: book.author, year: book.year, isRead: book.isRead)
+        app.listDidChange(at: "/books")  // its watchers see the new row
+        return .created(at: "/books")
+    }
 }

@@ -28,10 +28,12 @@ extension App {
         middlewareChain(around: makeRouter())
     }
 
-    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then what
-    /// ``use(_:)`` added); `responder` itself when there is none.
+    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then sign-in when
+    /// the app signs people in, then what ``use(_:)`` added); `responder` itself when there is none.
     func middlewareChain(around responder: any HTTPResponder) -> any HTTPResponder {
-        let chain: [any Middleware] = (crossOriginProtection.map { [$0] } ?? []) + middleware
+        // Sign-in between the two: a forged request is refused before any session is read, and the
+        // app's middleware sees the request's actor.
+        let chain: [any Middleware] = (crossOriginProtection.map { [$0] } ?? []) + (signInMiddleware().map { [$0] } ?? []) + middleware
         return chain.isEmpty ? responder : MiddlewareChain(chain, around: responder)
     }
 }

@@ -98,6 +98,13 @@ public final class App: @unchecked Sendable {
     var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []
     /// ``use(_:)``'s middleware, outermost first, inside ``crossOriginProtection``.
     var middleware: [any Middleware] = []
+    /// Who can sign in and what each may do (``AccessConfiguration``): read from `--config`'s
+    /// `accounts:` and `permissions:`, or set here before the server starts.
+    public var access = AccessConfiguration()
+    /// How sign-in behaves: `--private`, the session's lifetime, its keys.
+    public var signIn = SignInOptions()
+    /// Made by the first ``makeRouter()`` when sign-in is on (``usesSignIn``).
+    var accessControlStorage: AccessControl?
     /// Refuses requests that change something when they come from another site (see
     /// ``CrossOriginProtection``): on by default, the outermost middleware. Set its
     /// `trustedOrigins` to let another site of yours post here; nil turns the protection off.
@@ -235,6 +242,7 @@ public final class App: @unchecked Sendable {
         for route in extraRoutes {
             router.on(route.method, route.pattern, route.makeHandler(snapshot))
         }
+        addSignInRoutes(to: &router, snapshot: snapshot)
         return router
     }
 

@@ -8,6 +8,8 @@ struct ServeCommand: AppSubcommand {
 
     @OptionGroup var options: AppOptions
 
+    @OptionGroup var signInFlags: SignInFlags
+
     @Option(help: ArgumentHelp("The address to listen on (env HOST).", valueName: "address"))
     var host: String = EnvironmentVariables.string("HOST") ?? "127.0.0.1"
 
@@ -97,6 +99,7 @@ struct ServeCommand: AppSubcommand {
         let logger = Logger(label: program.name)
 
         let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
+        try signInFlags.apply(to: app)
         // Only an app with lists waiting for something (a database down at start) answers through a
         // DeferredStart; every other one is served by its router itself.
         let deferred = app.deferredMounts.isEmpty ? nil : DeferredStart(app: app)

@@ -1,0 +1,107 @@
+import ByteWriters
+import FoundationEssentials
+import Logging
+import MicroHTTP
+
+/// Sign-in at run time: the accounts and permissions in force (replaced whole by a reload), the
+/// session keys, the sign-in limiter; shared by the middleware and the sign-in pages.
+public final class AccessControl: Sendable {
+    private let configuration: Locked<AccessConfiguration>
+    let keys: SessionKeys
+    let options: SignInOptions
+    let limiter: LoginRateLimiter
+    private let lists = Locked<[String]>([])
+    /// Seconds since 1970; a test's clock in tests.
+    let now: @Sendable () -> Int64
+
+    init(
+        configuration: AccessConfiguration, keys: SessionKeys, options: SignInOptions,
+        now: @escaping @Sendable () -> Int64 = AccessControl.epochSeconds
+    ) {
+        self.configuration = Locked(configuration)
+        self.keys = keys
+        self.options = options
+        self.now = now
+        limiter = LoginRateLimiter(maximumHashesInFlight: ServerConfiguration.activeProcessorCount)
+    }
+
+    /// The accounts and permissions now.
+    public var current: AccessConfiguration { configuration.withLock { $0 } }
+
+    /// Replaces the accounts and permissions (a reload): sessions of removed accounts, or of
+    /// changed passwords, end at their next request.
+    public func replace(with newConfiguration: AccessConfiguration) {
+        configuration.withLock { $0 = newConfiguration }
+    }
+
+    /// The app's lists' paths, longest first (a detail's path starts with its list's): set by each
+    /// ``App/makeRouter()``, the last of which (a deferred start's) has every list.
+    var listPaths: [String] {
+        get { lists.withLock { $0 } }
+        set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count } } }
+    }
+
+    static let epochSeconds: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    var lifetimeSeconds: Int64 { options.sessionLifetime.components.seconds }
+
+    /// The actor a request's session cookie names, if it verifies.
+    func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+        guard let value = SessionCookie.find(in: request.headers["Cookie"]),
+            let session = SessionCookie.verified(value, keys: keys, now: now(), lifetime: lifetimeSeconds, accounts: configuration.accounts)
+        else { return nil }
+        return configuration.actor(named: session.actor)
+    }
+
+    /// The actor `request` acts for, as the middleware set it, with its groups read now.
+    public func actor(of request: Request) -> SignedInActor? {
+        guard let name = request.actor else { return nil }
+        return current.actor(named: name)
+    }
+
+    /// Whether `request`'s actor may do `action` on the list at `path` (nil: the SQL page).
+    public func permits(_ request: Request, _ action: Action, on path: String?) -> Bool {
+        let configuration = current
+        let actor = request.actor.flatMap { configuration.actor(named: $0) }
+        return configuration.permissions.allows(actor, action, path: path)
+    }
+
+    /// Throws what a request gets when it may not do `action` on `path`: for an anonymous browser
+    /// a 303 to sign-in, else 401 (not signed in) or 403 (signed in, not allowed).
+    public func require(_ request: Request, _ action: Action, on path: String?) throws(HTTPError) {
+        guard !permits(request, action, on: path) else { return }
+        throw Self.denial(for: request, signedIn: request.actor != nil)
+    }
+
+    /// A refusal: 303 to sign-in with `next` for an anonymous request that asks for HTML, 401
+    /// for another anonymous one, 403 for a signed-in one.
+    static func denial(for request: Request, signedIn: Bool) -> HTTPError {
+        if signedIn { return HTTPError(.forbidden, "Your account may not do this. Ask an administrator for access.") }
+        let wantsHTML =
+            (request.method == .get || request.method == .head) && !request.prefersJSON && !request.path.hasSuffix(".json")
+            && (request.headers["Accept"].map { $0.contains("text/html") || $0.contains("*/*") } ?? true)
+        if wantsHTML {
+            let target = request.path + (request.rawQuery.map { "?" + $0 } ?? "")
+            var query = QueryItems()
+            query.append(name: "next", value: target)
+            return HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": "/-/signin?" + query.percentEncoded])
+        }
+        return HTTPError(.unauthorized, "Sign in first: this needs a signed-in account.")
+    }
+}
+
+/// How sign-in behaves: set on ``App/signIn`` before the server starts (`--private`,
+/// `--session-lifetime`, `--secret-file` fill it in).
+public struct SignInOptions: Sendable {
+    /// Every page but `/-/signin`, `/healthz`, `/readyz` and `/static/` needs a signed-in actor.
+    public var isPrivate = false
+    /// How long a session lasts from its sign-in, whatever is done meanwhile.
+    public var sessionLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// The session keys; nil: one made at start (sessions end with the process).
+    public var keys: SessionKeys?
+    /// Whether cookies are marked `Secure`: the site is reached over HTTPS (directly, or through a
+    /// proxy that terminates TLS).
+    public var secureCookies = false
+
+    public init() {}
+}

@@ -1,0 +1,46 @@
+import MicroHTTP
+
+/// Reads each request's session, then checks it may go on: `--private`, and `view` or `query` on
+/// the list it asks for. Answers for a signed-in actor are `Cache-Control: private, no-cache`;
+/// every answer varies on `Cookie`.
+///
+/// `/healthz`, `/readyz`, `/metrics` and `/static/` never read the session: a probe or an asset
+/// costs what it did.
+struct SignInMiddleware: Middleware {
+    let control: AccessControl
+
+    func respond(to request: Request, next: (Request) throws -> Response) throws -> Response {
+        let path = request.path
+        if Self.skipsSession(path) { return try next(request) }
+        let configuration = control.current
+        var request = request
+        let actor = control.actor(of: request, in: configuration)
+        request.actor = actor?.name
+        if control.options.isPrivate, actor == nil, !path.hasPrefix("/-/signin") {
+            throw AccessControl.denial(for: request, signedIn: false)
+        }
+        if let (action, list) = requirement(of: request), !configuration.permissions.allows(actor, action, path: list) {
+            throw AccessControl.denial(for: request, signedIn: actor != nil)
+        }
+        var response = try next(request)
+        if actor != nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-cache") }
+        let vary = response.headers["Vary"]
+        response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Cookie" } ?? "Cookie")
+        return response
+    }
+
+    static func skipsSession(_ path: String) -> Bool {
+        path == "/healthz" || path == "/readyz" || path == "/metrics" || path.hasPrefix("/static/")
+    }
+
+    /// What a request needs: `query` on the SQL page and canned queries, `view` on a list, its
+    /// JSON, its rows and live updates; nothing elsewhere (the app's own pages check for themselves).
+    func requirement(of request: Request) -> (Action, String?)? {
+        let path = request.path
+        if path.hasSuffix("/-/query") || path.contains("/-/query.") || path.contains("/-/queries/") { return (.query, nil) }
+        for list in control.listPaths where list != "/" {
+            if path == list || path.hasPrefix(list + ".") || path.hasPrefix(list + "/") { return (.view, list) }
+        }
+        return nil
+    }
+}

@@ -135,7 +135,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         }
         guard let root else { return }
         var reader = Reader(file: file)
-        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql", "queries", "accounts", "permissions"])
+        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql", "queries", "accounts", "permissions", "revoked_tokens"])
         for (name, node) in try reader.entries(top["queries"], key: "queries") {
             queries.append(try reader.query(node, name: name, key: "queries.\(name)"))
         }

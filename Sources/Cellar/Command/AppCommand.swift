@@ -156,7 +156,7 @@ struct AppCommand: ParsableCommand {
                 and answers 503 until the database is reached.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self, AccountCommand.self] + program.commands,
+            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self, AccountCommand.self, TokenCommand.self] + program.commands,
             defaultSubcommand: ServeCommand.self
         )
     }

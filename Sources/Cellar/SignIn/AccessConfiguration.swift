@@ -12,10 +12,13 @@ import Yams
 ///   notes: {update: [alice, editors]}
 /// ```
 ///
-/// Other top-level keys (a database's `tables:`, `queries:`, `sql:`) are left to their readers.
+/// `revoked_tokens: [id, …]` lists bearer tokens no longer accepted (`cellar token create` prints
+/// a token's id). Other top-level keys (a database's `tables:`, `queries:`, `sql:`) are left to their readers.
 public struct AccessConfiguration: Sendable, Equatable {
     public var accounts: [String: Account] = [:]
     public var permissions = Permissions()
+    /// Ids of bearer tokens no longer accepted (`revoked_tokens: [id, …]`).
+    public var revokedTokens: Set<String> = []
 
     public init() {}
 
@@ -78,6 +81,7 @@ public struct AccessConfiguration: Sendable, Equatable {
                 accounts[name] = Account(passwordHash: hash, groups: groups)
             }
         }
+        if let node = top["revoked_tokens"] { revokedTokens = Set(try names(node, "revoked_tokens")) }
         if let node = top["permissions"] {
             guard let mapping = node.mapping else {
                 throw fail(node, "permissions", "expected a mapping of lists (a path, a table's name or \"*\") to {action: [who]}")

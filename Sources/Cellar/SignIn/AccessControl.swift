@@ -41,9 +41,38 @@ public final class AccessControl: Sendable {
         set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count } } }
     }
 
+    /// 401 for a bearer token that does not verify (RFC 6750).
+    static let invalidToken = HTTPError(
+        .unauthorized,
+        "The bearer token is not valid: it is malformed, expired or revoked, or its account is gone. Make a new one with `token create`.",
+        headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+
     static let epochSeconds: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     var lifetimeSeconds: Int64 { options.sessionLifetime.components.seconds }
+
+    /// What a request's `Authorization: Bearer` header holds: nothing (no such header), a token
+    /// that verifies, or one that does not (bad, expired, revoked, its account gone).
+    enum Credentials {
+        case none
+        case token(BearerToken)
+        case invalid
+    }
+
+    func bearer(of request: Request, in configuration: AccessConfiguration) -> Credentials {
+        guard let text = BearerToken.credentials(in: request.headers["Authorization"]) else { return .none }
+        guard let token = BearerToken.verified(text, keys: keys, now: now()), configuration.accounts[token.actor] != nil,
+            !configuration.revokedTokens.contains(token.id)
+        else { return .invalid }
+        return .token(token)
+    }
+
+    /// Whether `request` carries a bearer token that verifies: such a request is not a browser's,
+    /// and cross-origin protection lets it through.
+    public func hasVerifiedToken(_ request: Request) -> Bool {
+        if case .token = bearer(of: request, in: current) { return true }
+        return false
+    }
 
     /// The actor a request's session cookie names, if it verifies.
     func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
@@ -63,7 +92,10 @@ public final class AccessControl: Sendable {
     public func permits(_ request: Request, _ action: Action, on path: String?) -> Bool {
         let configuration = current
         let actor = request.actor.flatMap { configuration.actor(named: $0) }
-        return configuration.permissions.allows(actor, action, path: path)
+        guard configuration.permissions.allows(actor, action, path: path) else { return false }
+        // A token grants what it names and its actor may do, no more.
+        if case .token(let token) = bearer(of: request, in: configuration) { return token.allows(action, path: path) }
+        return true
     }
 
     /// Throws what a request gets when it may not do `action` on `path`: for an anonymous browser

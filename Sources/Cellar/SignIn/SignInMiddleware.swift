@@ -1,8 +1,10 @@
 import MicroHTTP
 
 /// Reads each request's session, then checks it may go on: `--private`, and `view` or `query` on
-/// the list it asks for. Answers for a signed-in actor are `Cache-Control: private, no-cache`;
-/// every answer varies on `Cookie`.
+/// the list it asks for. A request with `Authorization: Bearer` acts for its token's actor, within
+/// the token's actions, and its cookies are not read; a token that does not verify is a 401.
+/// Answers for a signed-in actor are `Cache-Control: private, no-cache`; every answer varies on
+/// `Cookie` and `Authorization`.
 ///
 /// `/healthz`, `/readyz`, `/metrics` and `/static/` never read the session: a probe or an asset
 /// costs what it did.
@@ -14,18 +16,31 @@ struct SignInMiddleware: Middleware {
         if Self.skipsSession(path) { return try next(request) }
         let configuration = control.current
         var request = request
-        let actor = control.actor(of: request, in: configuration)
+        let actor: SignedInActor?
+        var token: BearerToken?
+        switch control.bearer(of: request, in: configuration) {
+        case .invalid:
+            throw AccessControl.invalidToken
+        case .token(let verified):
+            // A script's request: its cookies, if any, are not read.
+            token = verified
+            actor = configuration.actor(named: verified.actor)
+        case .none:
+            actor = control.actor(of: request, in: configuration)
+        }
         request.actor = actor?.name
         if control.options.isPrivate, actor == nil, !path.hasPrefix("/-/signin") {
             throw AccessControl.denial(for: request, signedIn: false)
         }
-        if let (action, list) = requirement(of: request), !configuration.permissions.allows(actor, action, path: list) {
+        if let (action, list) = requirement(of: request),
+            !configuration.permissions.allows(actor, action, path: list) || token.map({ !$0.allows(action, path: list) }) == true
+        {
             throw AccessControl.denial(for: request, signedIn: actor != nil)
         }
         var response = try next(request)
         if actor != nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-cache") }
         let vary = response.headers["Vary"]
-        response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Cookie" } ?? "Cookie")
+        response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Cookie, Authorization" } ?? "Cookie, Authorization")
         return response
     }
 

@@ -12,10 +12,13 @@ import Testing
 /// user runs them: the test app's process, its whole output scanned for the secrets it was given.
 @Suite(.serialized) struct AccountCommandTests {
     /// Runs the test app with `arguments` and `input` on standard input; its status and output.
-    static func run(_ arguments: [String], input: String) throws -> (status: Int32, output: String, error: String) {
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: EntryPointTests.executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

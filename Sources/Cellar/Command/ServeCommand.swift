@@ -2,6 +2,12 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// `serve` (the default command): builds the app, listens, and drains on SIGTERM or SIGINT.
 struct ServeCommand: AppSubcommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the app's lists (the default command).")
@@ -117,7 +123,8 @@ struct ServeCommand: AppSubcommand {
 
         let signals: StopSignals
         do {
-            signals = try StopSignals.install()
+            // SIGHUP reloads the accounts and permissions; the others stop.
+            signals = try StopSignals.install([SIGTERM, SIGINT, SIGHUP])
             try server.start()
         } catch {
             // In the log for the operator's records, and said as every other start-up error is:
@@ -145,7 +152,11 @@ struct ServeCommand: AppSubcommand {
             throw ExitCode(70)
         }
 
-        let received = signals.wait()
+        var received = signals.wait()
+        while received == SIGHUP {
+            app.reloadAccessConfiguration()
+            received = signals.wait()
+        }
         deferred?.stop()
         if let failure = deferred?.failure {
             // Logged by the deferred start; said as a start says it, and exits as one does (64).

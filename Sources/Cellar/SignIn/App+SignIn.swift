@@ -36,6 +36,27 @@ extension App {
         return control
     }
 
+    /// Reads `--config`'s accounts, permissions and revoked tokens again and puts them in force
+    /// (`serve` does on SIGHUP): sessions of removed accounts or changed passwords end at their
+    /// next request. A file that cannot be read or used is logged, and the previous ones stay.
+    /// What the app set from Swift is replaced by the file's; an app that did not sign people in
+    /// at start does not begin to.
+    public func reloadAccessConfiguration() {
+        guard let path = databaseConfigurationPath, let control = accessControlStorage else {
+            logger.notice("SIGHUP: no accounts to reload (no --config, or sign-in was off at start)")
+            return
+        }
+        do {
+            let configuration = try AccessConfiguration.load(path: path)
+            control.replace(with: configuration)
+            logger.notice(
+                "reloaded accounts and permissions",
+                metadata: ["file": "\(path)", "accounts": "\(configuration.accounts.count)", "lists": "\(configuration.permissions.grants.count)"])
+        } catch {
+            logger.error("cannot reload accounts and permissions; the previous ones stay", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// The sign-in middleware, when the app signs people in.
     func signInMiddleware() -> (any Middleware)? {
         guard let control = accessControl else { return nil }

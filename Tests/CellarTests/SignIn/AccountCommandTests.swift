@@ -86,4 +86,51 @@ import Testing
         }
         #expect(!log.contains("sessions will not survive a restart"))
     }
+
+    @Test func sighupReloadsTheAccountsAndKeepsThemWhenTheFileIsBad() throws {
+        let alice = try PasswordHash.make(password: "alice-password", logCost: 10).description
+        let bob = try PasswordHash.make(password: "bob-password", logCost: 10).description
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cellar-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("cellar.yaml")
+        try "accounts:\n  alice: {password: \"\(alice)\"}\n".write(to: config, atomically: true, encoding: .utf8)
+        let server = try EntryPointTests.RunningApp(
+            ["--host", "127.0.0.1", "--port", "0", "--config", config.path, "--private"], environment: ["CELLAR_SECRET": SignInFixture.key])
+        let port = try server.waitForPort()
+        func signIn(_ account: String, _ password: String) throws -> String? {
+            let response = try TestHTTPClient.send(
+                "POST", "/-/signin", port: port, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("account=\(account)&password=\(password)".utf8), timeout: .seconds(30))
+            return response.status == 303 ? response.headers["Set-Cookie"].map { String($0.split(separator: ";")[0]) } : nil
+        }
+        func status(_ cookie: String) throws -> Int {
+            try TestHTTPClient.send("GET", "/words", port: port, headers: [("Cookie", cookie), ("Accept", "text/html")], timeout: .seconds(30)).status
+        }
+        func waitForLog(_ text: String, count: Int) -> Bool {
+            for _ in 0..<600 {
+                if server.log.components(separatedBy: text).count - 1 >= count { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        let aliceCookie = try #require(try signIn("alice", "alice-password"))
+        #expect(try status(aliceCookie) == 200)
+        #expect(try signIn("bob", "bob-password") == nil)
+
+        try "accounts:\n  bob: {password: \"\(bob)\"}\n".write(to: config, atomically: true, encoding: .utf8)
+        kill(server.process.processIdentifier, SIGHUP)
+        #expect(waitForLog("reloaded accounts and permissions", count: 1))
+        #expect(try status(aliceCookie) == 303)
+        let bobCookie = try #require(try signIn("bob", "bob-password"))
+        #expect(try status(bobCookie) == 200)
+
+        try "accounts: [not, a, mapping]\n".write(to: config, atomically: true, encoding: .utf8)
+        kill(server.process.processIdentifier, SIGHUP)
+        #expect(waitForLog("cannot reload accounts and permissions", count: 1))
+        #expect(try status(bobCookie) == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(try server.waitForExit() == 0)
+        #expect(!server.log.contains(bob) && !server.log.contains(alice))
+    }
 }

@@ -135,6 +135,8 @@ struct AppCommand: ParsableCommand {
                   CELLAR_PRIVATE                  --private (serve)
                   CELLAR_SESSION_LIFETIME         --session-lifetime (serve)
                   CELLAR_SECURE_COOKIES           --secure-cookies (serve)
+                  CELLAR_TRUSTED_PROXIES          --trusted-proxy (serve), comma-separated
+                  CELLAR_IDENTITY_HEADER          --identity-header (serve)
                   CELLAR_TEMPLATES                --templates (serve, routes)
                   CELLAR_THREADS                  --threads
                   CELLAR_LOG_LEVEL                --log-level

@@ -67,6 +67,26 @@ public final class AccessControl: Sendable {
         return .token(token)
     }
 
+    /// Whether a request from a trusted proxy says it came over HTTPS, or the app says every one does.
+    func isSecure(_ request: Request) -> Bool {
+        if options.secureCookies { return true }
+        guard let remote = request.remoteAddress, options.trustedProxies.contains(remote) else { return false }
+        return request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
+    }
+
+    /// The client's address as the sign-in limiter counts it (``TrustedProxies/clientKey(remote:forwardedFor:)``).
+    func clientKey(of request: Request) -> String {
+        options.trustedProxies.clientKey(remote: request.remoteAddress, forwardedFor: request.headers["X-Forwarded-For"])
+    }
+
+    /// The actor a trusted proxy names in the identity header, if the request came from one.
+    func proxiedActor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+        guard let header = options.identityHeader, let remote = request.remoteAddress, options.trustedProxies.contains(remote),
+            let name = request.headers[header], Account.isValidName(name)
+        else { return nil }
+        return configuration.actor(named: name) ?? SignedInActor(name: name)
+    }
+
     /// Whether `request` carries a bearer token that verifies: such a request is not a browser's,
     /// and cross-origin protection lets it through.
     public func hasVerifiedToken(_ request: Request) -> Bool {
@@ -85,13 +105,13 @@ public final class AccessControl: Sendable {
     /// The actor `request` acts for, as the middleware set it, with its groups read now.
     public func actor(of request: Request) -> SignedInActor? {
         guard let name = request.actor else { return nil }
-        return current.actor(named: name)
+        return current.actor(named: name) ?? SignedInActor(name: name)
     }
 
     /// Whether `request`'s actor may do `action` on the list at `path` (nil: the SQL page).
     public func permits(_ request: Request, _ action: Action, on path: String?) -> Bool {
         let configuration = current
-        let actor = request.actor.flatMap { configuration.actor(named: $0) }
+        let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
         guard configuration.permissions.allows(actor, action, path: path) else { return false }
         // A token grants what it names and its actor may do, no more.
         if case .token(let token) = bearer(of: request, in: configuration) { return token.allows(action, path: path) }
@@ -134,6 +154,11 @@ public struct SignInOptions: Sendable {
     /// Whether cookies are marked `Secure`: the site is reached over HTTPS (directly, or through a
     /// proxy that terminates TLS).
     public var secureCookies = false
+    /// Proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and identity header are believed.
+    public var trustedProxies = TrustedProxies()
+    /// A header that names the signed-in account, set by a trusted proxy that signs people in;
+    /// ignored from any other address.
+    public var identityHeader: String?
 
     public init() {}
 }

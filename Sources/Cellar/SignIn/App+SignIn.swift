@@ -2,7 +2,9 @@ import MicroHTTP
 
 extension App {
     /// Whether the app signs people in: it has accounts, permissions or is private.
-    public var usesSignIn: Bool { !access.accounts.isEmpty || !access.permissions.grants.isEmpty || signIn.isPrivate }
+    public var usesSignIn: Bool {
+        !access.accounts.isEmpty || !access.permissions.grants.isEmpty || signIn.isPrivate || signIn.identityHeader != nil
+    }
 
     /// The accounts, permissions and sessions at run time, once the router is made (nil when the
     /// app does not sign people in). Page handlers ask it what a request's actor may do:

@@ -26,7 +26,7 @@ struct SignInMiddleware: Middleware {
             token = verified
             actor = configuration.actor(named: verified.actor)
         case .none:
-            actor = control.actor(of: request, in: configuration)
+            actor = control.proxiedActor(of: request, in: configuration) ?? control.actor(of: request, in: configuration)
         }
         request.actor = actor?.name
         if control.options.isPrivate, actor == nil, !path.hasPrefix("/-/signin") {

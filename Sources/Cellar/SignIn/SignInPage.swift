@@ -34,7 +34,7 @@ struct SignInPage: Sendable {
         let name = form["account"] ?? ""
         let password = form["password"] ?? ""
         let returnTo = NextPath.safe(form["next"] ?? request.query["next"])
-        let address = request.remoteAddress ?? "unknown"
+        let address = control.clientKey(of: request)
         if let wait = control.limiter.retryAfter(address: address) {
             logger.warning("sign-in refused: too many failures", metadata: ["request_id": "\(request.id)", "address": "\(address)"])
             throw HTTPError(
@@ -62,7 +62,7 @@ struct SignInPage: Sendable {
         control.limiter.recordSuccess(account: name)
         let value = SessionCookie.value(actor: name, issuedAt: control.now(), account: account, keys: control.keys)
         page.headers.add(
-            name: "Set-Cookie", value: SessionCookie.setCookie(value, secure: control.options.secureCookies, maxAge: control.lifetimeSeconds))
+            name: "Set-Cookie", value: SessionCookie.setCookie(value, secure: control.isSecure(request), maxAge: control.lifetimeSeconds))
         page.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         logger.info("signed in", metadata: ["request_id": "\(request.id)", "actor": "\(name)"])
         return page.redirect(to: returnTo)
@@ -71,7 +71,7 @@ struct SignInPage: Sendable {
     /// `POST /-/signout`: the cookie cleared, then the home page.
     func signOut(_ request: Request) -> Response {
         var headers: HTTPHeaders = ["Location": "/", "Cache-Control": "no-store"]
-        headers.add(name: "Set-Cookie", value: SessionCookie.setCookie(nil, secure: control.options.secureCookies, maxAge: 0))
+        headers.add(name: "Set-Cookie", value: SessionCookie.setCookie(nil, secure: control.isSecure(request), maxAge: 0))
         if let actor = request.actor { logger.info("signed out", metadata: ["request_id": "\(request.id)", "actor": "\(actor)"]) }
         return Response(status: .seeOther, headers: headers, body: .empty)
     }

@@ -30,7 +30,8 @@ struct ListResponder: Sendable {
         // on the 200; a fetched page learns its next page only by fetching.
         let versionTag = controller.contentVersion.map {
             ETag.derived(
-                seed: app.renderingSeed, version: $0, route: route.path, format: format, pathRequestsJSON: pathRequestsJSON,
+                seed: Self.seed(app.renderingSeed, actor: request.actor), version: $0, route: route.path, format: format,
+                pathRequestsJSON: pathRequestsJSON,
                 query: request.rawQuery)
         }
         let inMemory =
@@ -178,6 +179,16 @@ struct ListResponder: Sendable {
             try fetching.fetchPage()
             return fetching.fetchedPage
         }
+    }
+
+    /// The validators' seed for a page `actor` sees: a signed-in page names its actor, so its
+    /// `ETag` is its actor's own.
+    static func seed(_ seed: UInt64, actor: String?) -> UInt64 {
+        guard let actor else { return seed }
+        var hash = StableHash()
+        hash.combine(seed)
+        hash.combine(actor)
+        return hash.value
     }
 
     /// Renders a whole response into memory (start-up validation and tests).

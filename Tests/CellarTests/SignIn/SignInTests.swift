@@ -43,6 +43,25 @@ import Testing
         #expect(signOut.headers["Set-Cookie"]?.hasPrefix("cellar_session=;") == true)
     }
 
+    @Test func aSignedInPagesValidatorIsItsActorsOwn() throws {
+        let server = try SignInFixture.server()
+        let alice = try server.signIn("alice", SignInFixture.alicePassword)
+        let bob = try server.signIn("bob", SignInFixture.bobPassword)
+        var tags: [String] = []
+        for cookie in [nil, alice, bob] {
+            for target in ["/people", "/catalog"] {
+                let response = try server.get(target, headers: cookie.map { [("Cookie", $0)] } ?? [])
+                tags.append(try #require(response.headers["ETag"], "\(target)"))
+            }
+        }
+        #expect(Set(tags).count == tags.count)
+        // The same actor's page again: the same validator, and a 304 for it.
+        let again = try server.get("/people", headers: [("Cookie", alice)])
+        #expect(again.headers["ETag"] == tags[2])
+        #expect(try server.get("/people", headers: [("Cookie", alice), ("If-None-Match", tags[2])]).status == 304)
+        #expect(try server.get("/people", headers: [("Cookie", bob), ("If-None-Match", tags[2])]).status == 200)
+    }
+
     @Test func anUnknownAccountAndAWrongPasswordGetTheSameAnswer() throws {
         let server = try SignInFixture.server()
         let wrong = try server.post("/-/signin", form: "account=alice&password=nope")

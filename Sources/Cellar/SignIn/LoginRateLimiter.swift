@@ -5,8 +5,9 @@ import ByteWriters
 /// tries, up to ``maximumDelay``, never a lock-out), and password hashes in flight (one per core,
 /// then 503).
 ///
-/// Its memory is bounded: at most ``maximumAddresses`` addresses are remembered (the oldest
-/// forgotten first), and accounts only when they exist.
+/// Its memory is bounded: at most ``maximumAddresses`` addresses and as many account names are
+/// remembered (the oldest forgotten first). Names that have no account are slowed as accounts
+/// are, so that the delay does not tell which accounts exist.
 final class LoginRateLimiter: Sendable {
     static let failuresPerMinute = 10
     static let window: Duration = .seconds(60)
@@ -41,7 +42,7 @@ final class LoginRateLimiter: Sendable {
         }
     }
 
-    /// Counts a failed sign-in from `address` for `account` (nil: no such account).
+    /// Counts a failed sign-in from `address` for the account name `account` (nil: not a name).
     func recordFailure(address: String, account: String?, now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             if state.failures[address] == nil, state.failures.count >= Self.maximumAddresses {
@@ -53,6 +54,10 @@ final class LoginRateLimiter: Sendable {
             if times.count > Self.failuresPerMinute { times.removeFirst(times.count - Self.failuresPerMinute) }
             state.failures[address] = times
             if let account {
+                if state.accountFailures[account] == nil, state.accountFailures.count >= Self.maximumAddresses {
+                    let oldest = state.accountFailures.sorted { $0.value.last < $1.value.last }.prefix(max(1, Self.maximumAddresses / 4))
+                    for (name, _) in oldest { state.accountFailures[name] = nil }
+                }
                 let count = (state.accountFailures[account]?.count ?? 0) + 1
                 state.accountFailures[account] = (count, now)
             }
@@ -90,6 +95,9 @@ final class LoginRateLimiter: Sendable {
         defer { state.withLock { $0.hashesInFlight -= 1 } }
         return body()
     }
+
+    /// Account names remembered now (for tests of the bound).
+    var accountCount: Int { state.withLock { $0.accountFailures.count } }
 
     /// Addresses remembered now (for tests of the bound).
     var addressCount: Int { state.withLock { $0.failures.count } }

@@ -42,8 +42,10 @@ struct SignInPage: Sendable {
                 headers: ["Retry-After": "\(wait)"])
         }
         let configuration = control.current
-        let account = Account.isValidName(name) ? configuration.accounts[name] : nil
-        if account != nil {
+        let isName = Account.isValidName(name)
+        let account = isName ? configuration.accounts[name] : nil
+        // Any name is slowed by its failures, whether its account exists or not.
+        if isName {
             let delay = control.limiter.delay(account: name)
             if delay > .zero { Self.sleep(delay) }
         }
@@ -52,7 +54,7 @@ struct SignInPage: Sendable {
             throw HTTPError(.serviceUnavailable, "The server is busy checking other sign-ins. Try again in a moment.", headers: ["Retry-After": "1"])
         }
         guard let account, matches else {
-            control.limiter.recordFailure(address: address, account: account == nil ? nil : name)
+            control.limiter.recordFailure(address: address, account: isName ? name : nil)
             logger.notice("sign-in failed", metadata: ["request_id": "\(request.id)", "address": "\(address)"])
             if request.prefersJSON { throw HTTPError(.unauthorized, Self.failureMessage) }
             writeForm(next: returnTo, account: name, failed: true, into: &page.html)

@@ -108,6 +108,17 @@ import Testing
         #expect(limiter.delay(account: "bob", now: start) == .zero)
     }
 
+    @Test func anUnknownNameIsSlowedAsAnAccountIs() throws {
+        let server = try SignInFixture.server()
+        for _ in 1...4 { #expect(try server.post("/-/signin", form: "account=zelda&password=x").status == 401) }
+        let limiter = try #require(server.app.accessControl).limiter
+        #expect(limiter.delay(account: "zelda") == .milliseconds(250))
+        // The names remembered are bounded too.
+        let start = ContinuousClock.now
+        for index in 0..<(LoginRateLimiter.maximumAddresses + 10) { limiter.recordFailure(address: "192.0.2.9", account: "n\(index)", now: start) }
+        #expect(limiter.accountCount <= LoginRateLimiter.maximumAddresses)
+    }
+
     @Test func theLimiterForgetsAddressesBeyondItsBound() {
         let limiter = LoginRateLimiter(maximumHashesInFlight: 1)
         let start = ContinuousClock.now

@@ -292,12 +292,16 @@ public final class App: @unchecked Sendable {
         seed.combine(layout.fingerprint)
         // The footer's links to /healthz and /metrics are on the page in development only.
         if showsErrorDetails { seed.combine("development") }
+        // The header's sign-in link.
+        if usesSignIn { seed.combine("sign-in") }
         let home =
             index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) }
             ?? lists.first.map { (label: $0.title, path: $0.href) }
+        var site = SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails)
+        site.offersSignIn = usesSignIn
         return Snapshot(
             registry: registry,
-            site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails),
+            site: site,
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
             rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),

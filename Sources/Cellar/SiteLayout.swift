@@ -19,6 +19,8 @@ public struct SiteLayout: Sendable {
     /// The account a page is written for: the header then says who is signed in, with a
     /// sign-out button. Set per request (``signedIn(as:)``), never on the app's own layout.
     public var signedInActor: String?
+    /// Whether a page for no one signed in links to `/-/signin` (the app signs people in).
+    public var offersSignIn = false
 
     /// A part of the frame: bytes the same on every page, or a slot filled for each page.
     private enum Piece: Sendable {
@@ -176,7 +178,11 @@ public struct SiteLayout: Sendable {
         listName: String? = nil, infiniteScroll: Bool = false
     ) {
         write(beforeMain, title: title, currentPath: currentPath, into: &html)
-        if let signedInActor { writeSession(signedInActor, into: &html) }
+        if let signedInActor {
+            writeSession(signedInActor, into: &html)
+        } else if offersSignIn {
+            html.raw("<p class=\"session\"><a href=\"/-/signin\">Sign in</a></p>\n")
+        }
         html.raw("<main id=\"main\" class=\"")
         html.raw(mainClass)
         html.raw("\"")

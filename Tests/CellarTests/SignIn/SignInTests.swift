@@ -33,6 +33,8 @@ import Testing
         #expect(page.text.contains("alice"))
         #expect(page.text.contains("action=\"/-/signout\""))
         let anonymous = try server.get("/people")
+        #expect(anonymous.text.contains("<a href=\"/-/signin\">Sign in</a>"))
+        #expect(!page.text.contains("<a href=\"/-/signin\">"))
         #expect(anonymous.headers["Vary"]?.contains("Cookie") == true)
         #expect(anonymous.headers["Cache-Control"] != "private, no-cache")
 

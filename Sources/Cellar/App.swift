@@ -174,10 +174,17 @@ public final class App: @unchecked Sendable {
     /// The index as a list route, over the lists mounted so far.
     var indexRoute: ListRoute? {
         guard let index else { return nil }
-        let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary) }
+        let listed = lists.map { (path: $0.path, entry: ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary)) }
+        let entries = listed.map(\.entry)
         let version = ListIndexController.version(of: entries)
-        return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
-            ListIndexController(title: index.title, entries: entries, contentVersion: version)
+        // With sign-in, each request's index has only the lists its actor may view.
+        let control = usesSignIn ? accessControl : nil
+        return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { context in
+            guard let control else { return ListIndexController(title: index.title, entries: entries, contentVersion: version) }
+            let visible = listed.filter { control.permits(context.request, .view, on: $0.path) }.map(\.entry)
+            return ListIndexController(
+                title: index.title, entries: visible,
+                contentVersion: visible.count == entries.count ? version : ListIndexController.version(of: visible))
         }
     }
 

@@ -127,6 +127,15 @@ import Testing
         #expect(try status("/-/query", bob) == 403)
         #expect(try status("/-/query", nil, json: true) == 401)
 
+        // The index lists what its reader may view.
+        func indexed(_ cookie: String?) throws -> Set<String> {
+            let text = try server.get("/index.json", headers: cookie.map { [("Cookie", $0)] } ?? []).text
+            return Set(["/people", "/listbench", "/catalog", "/big"].filter { text.contains("\"path\":\"\($0)\"") })
+        }
+        #expect(try indexed(nil) == ["/big"])
+        #expect(try indexed(bob) == ["/listbench", "/catalog", "/big"])
+        #expect(try indexed(alice) == ["/people", "/catalog", "/big"])
+
         // An anonymous browser is sent to sign in, and back; anything else gets today's JSON error.
         let redirect = try server.get("/people?limit=5", headers: [("Accept", "text/html")])
         #expect(redirect.status == 303)

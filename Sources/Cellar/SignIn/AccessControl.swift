@@ -125,13 +125,14 @@ public final class AccessControl: Sendable {
         throw Self.denial(for: request, signedIn: request.actor != nil)
     }
 
-    /// A refusal: 303 to sign-in with `next` for an anonymous request that asks for HTML, 401
+    /// A refusal: 303 to sign-in with `next` for an anonymous request that asks for HTML (its
+    /// `Accept` names `text/html`, as a browser's navigation does; curl's `*/*` does not), 401
     /// for another anonymous one, 403 for a signed-in one.
     static func denial(for request: Request, signedIn: Bool) -> HTTPError {
         if signedIn { return HTTPError(.forbidden, "Your account may not do this. Ask an administrator for access.") }
         let wantsHTML =
             (request.method == .get || request.method == .head) && !request.prefersJSON && !request.path.hasSuffix(".json")
-            && (request.headers["Accept"].map { $0.contains("text/html") || $0.contains("*/*") } ?? true)
+            && request.headers["Accept"]?.contains("text/html") == true
         if wantsHTML {
             let target = request.path + (request.rawQuery.map { "?" + $0 } ?? "")
             var query = QueryItems()

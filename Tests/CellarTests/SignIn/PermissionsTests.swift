@@ -140,6 +140,8 @@ import Testing
         let redirect = try server.get("/people?limit=5", headers: [("Accept", "text/html")])
         #expect(redirect.status == 303)
         #expect(redirect.headers["Location"] == "/-/signin?next=%2Fpeople%3Flimit%3D5")
+        // curl's Accept: */* does not ask for HTML.
+        #expect(try server.get("/people", headers: [("Accept", "*/*")]).status == 401)
         let json = try server.get("/people.json")
         #expect(json.status == 401)
         #expect(try json.json()["error"]?["status"] == .integer(401))

@@ -78,7 +78,7 @@ struct Program {
     var configure: (App) throws -> Void
 
     /// The app, configured by the program and checked, or exit status 64 with the reason.
-    func makeApp(options: AppOptions, logger: Logger, showsErrorDetails: Bool = false) throws -> App {
+    func makeApp(options: AppOptions, logger: Logger, showsErrorDetails: Bool = false, signIn: SignInFlags? = nil) throws -> App {
         let app = App(publicDirectory: options.publicDirectory, siteName: siteName, logger: logger)
         app.databasePath = options.databasePath
         app.databaseTimeLimit = options.databaseTimeLimit
@@ -93,6 +93,8 @@ struct Program {
             // Accounts and permissions, from the file --config names: before `configure`, which may add its own.
             if let path = app.databaseConfigurationPath { app.access = try AccessConfiguration.load(path: path) }
             try configure(app)
+            // Before the check, which makes the index (and with it the sign-in state) once.
+            try signIn?.apply(to: app)
             try app.validate()
         } catch {
             // A configuration problem, not a usage one: the message alone, without a usage line.

@@ -104,8 +104,7 @@ struct ServeCommand: AppSubcommand {
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
         let logger = Logger(label: program.name)
 
-        let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
-        try signInFlags.apply(to: app)
+        let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development, signIn: signInFlags)
         // Only an app with lists waiting for something (a database down at start) answers through a
         // DeferredStart; every other one is served by its router itself.
         let deferred = app.deferredMounts.isEmpty ? nil : DeferredStart(app: app)

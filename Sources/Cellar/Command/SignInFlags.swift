@@ -74,22 +74,18 @@ struct SignInFlags: ParsableArguments {
         }
     }
 
-    /// Sets `app`'s sign-in options from the flags (those the app did not set itself and a flag names).
+    /// Sets `app`'s sign-in options from the flags (those a flag names), after the app's own
+    /// `configure` and before its check: the check makes the sign-in state, once.
     func apply(to app: App) throws {
         if isPrivate { app.signIn.isPrivate = true }
         if secureCookies { app.signIn.secureCookies = true }
         if let seconds = sessionLifetime.flatMap(Self.seconds) { app.signIn.sessionLifetime = .seconds(seconds) }
         if !trustedProxies.isEmpty { app.signIn.trustedProxies = TrustedProxies(try trustedProxies.map { try TrustedProxies.Range($0) }) }
         if let identityHeader { app.signIn.identityHeader = identityHeader }
-        do {
-            if let secretFile {
-                app.signIn.keys = try SessionKeys.load(path: secretFile)
-            } else if let secret = EnvironmentVariables.string("CELLAR_SECRET") {
-                app.signIn.keys = try SessionKeys(text: secret)
-            }
-        } catch {
-            writeToStandardError("Error: Cannot start: \(error)\n")
-            throw ExitCode.validationFailure
+        if let secretFile {
+            app.signIn.keys = try SessionKeys.load(path: secretFile)
+        } else if let secret = EnvironmentVariables.string("CELLAR_SECRET") {
+            app.signIn.keys = try SessionKeys(text: secret)
         }
     }
 }

@@ -1,4 +1,6 @@
 import Cellar
+import Foundation
+import Logging
 import Testing
 
 @testable import Cellar
@@ -53,5 +55,33 @@ import Testing
     @Test func aDatabaseConfigurationLeavesAccountsAndPermissionsToCellar() throws {
         let yaml = "accounts: {alice: {password: \"\(SignInFixture.aliceHash)\"}}\npermissions: {\"*\": {view: [signed-in]}}\n"
         #expect(try AccessConfiguration(yaml: yaml, file: "x.yaml").accounts.count == 1)
+    }
+}
+
+/// `serve`'s sign-in flags are in force in an app with an index: they are applied before the
+/// start-up check, which makes the sign-in state once.
+@Suite struct SignInFlagsTests {
+    @Test func theFlagsReachAnAppWithAnIndex() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cellar-flags-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("cellar.yaml").path
+        let secret = folder.appendingPathComponent("secret").path
+        try "accounts: {alice: {password: \"\(SignInFixture.aliceHash)\"}}\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try (SignInFixture.key + "\n").write(toFile: secret, atomically: true, encoding: .utf8)
+        let program = Program(
+            name: "test", siteName: "Test", version: "1",
+            configure: { app in
+                app.indexList(at: "/", title: "Lists")
+                app.list("/things", title: "Things") { _ in ListIndexController(title: "Things", entries: [], contentVersion: "1") }
+            })
+        let options = try AppOptions.parse(["--config", config, "--public", Repository.publicDirectory])
+        let flags = try SignInFlags.parse(["--private", "--secret-file", secret, "--session-lifetime", "12h"])
+        let app = try program.makeApp(options: options, logger: Logger(label: "test"), signIn: flags)
+        let control = try #require(app.accessControl)
+        #expect(control.options.isPrivate)
+        #expect(control.keys.isEphemeral == false)
+        #expect(control.lifetimeSeconds == 12 * 3600)
+        #expect(control.current.accounts["alice"] != nil)
     }
 }

@@ -30,7 +30,7 @@ extension App {
         } else {
             // No randomness: no one can sign in, and a private site stays closed.
             logger.critical("cannot make a session key: no one can sign in")
-            keys = SessionKeys(keys: [], isEphemeral: true)
+            keys = SessionKeys.none
             options.isPrivate = true
         }
         let control = AccessControl(configuration: keys.keys.isEmpty ? AccessConfiguration() : access, keys: keys, options: options)

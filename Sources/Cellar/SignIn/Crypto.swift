@@ -1,23 +1,13 @@
+import ByteWriters
 internal import COpenSSL
 
 /// The cryptography sign-in needs, from Debian's OpenSSL (libcrypto): nothing here is written by
 /// hand but the calls. BENCHMARKS.md ("Sign-in's crypto") says why OpenSSL rather than
 /// swift-crypto: it adds nothing to a clean build.
 enum Crypto {
-    /// HMAC-SHA256 of `message` under `key` (32 bytes).
+    /// HMAC-SHA256 of `message` under `key` (32 bytes). A key used more than once is an ``HMACKey``.
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 32
-        key.withUnsafeBytes { keyBytes in
-            message.withUnsafeBytes { messageBytes in
-                out.withUnsafeMutableBytes { outBytes in
-                    _ = HMAC(
-                        EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                        messageBytes.count, outBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
-                }
-            }
-        }
-        return out
+        HMACKey(key)?.authenticationCode(for: message) ?? []
     }
 
     /// scrypt (RFC 7914) of `password` with `salt`: `cost` is N (a power of two), `blockSize` r,
@@ -55,6 +45,32 @@ enum Crypto {
         guard a.count == b.count else { return false }
         if a.isEmpty { return true }
         return a.withUnsafeBytes { left in b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 } }
+    }
+}
+
+/// An HMAC-SHA256 key made ready once (OpenSSL's context, duplicated for each message): what
+/// signs and checks sessions and tokens on every request.
+final class HMACKey: @unchecked Sendable {
+    // Only ever duplicated, under the lock, after `init`.
+    private let context: OpaquePointer
+    private let lock = Lock(())
+
+    init?(_ key: [UInt8]) {
+        guard let context = key.withUnsafeBufferPointer({ copenssl_hmac_sha256_new($0.baseAddress, $0.count) }) else { return nil }
+        self.context = context
+    }
+
+    deinit { EVP_MAC_CTX_free(context) }
+
+    /// The 32-byte HMAC of `message`; empty (which no compare accepts) if OpenSSL failed.
+    func authenticationCode(for message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        let status = lock.withLock { _ in
+            message.withUnsafeBufferPointer { bytes in
+                out.withUnsafeMutableBufferPointer { copenssl_hmac_sha256(context, bytes.baseAddress, bytes.count, $0.baseAddress) }
+            }
+        }
+        return status == 1 ? out : []
     }
 }
 

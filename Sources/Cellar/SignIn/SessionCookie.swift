@@ -16,7 +16,8 @@ struct SessionCookie: Equatable {
 
     /// The cookie's value for `actor` with `account`'s current hash, signed with the current key.
     static func value(actor: String, issuedAt: Int64, account: Account, keys: SessionKeys) -> String {
-        let payload = Self.payload(actor: actor, issuedAt: issuedAt, digest: digest(of: account, key: keys.keys[0]))
+        guard let mac = keys.macs.first else { return "" }
+        let payload = Self.payload(actor: actor, issuedAt: issuedAt, digest: digest(of: account, mac: mac))
         return Base64URL.encoded(payload) + "." + Base64URL.encoded(keys.sign(payload, purpose: purpose))
     }
 
@@ -24,28 +25,38 @@ struct SessionCookie: Equatable {
     /// for an account that is gone or whose password changed.
     static func verified(_ value: some StringProtocol, keys: SessionKeys, now: Int64, lifetime: Int64, accounts: [String: Account]) -> SessionCookie?
     {
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Base64URL.decoded(parts[0]), let signature = Base64URL.decoded(parts[1]),
+        let bytes = Array(value.utf8)
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), let payload = Base64URL.decoded(String(decoding: bytes[..<dot], as: UTF8.self)),
+            let signature = Base64URL.decoded(String(decoding: bytes[(dot + 1)...], as: UTF8.self)),
             let key = keys.verifyingKey(of: payload, purpose: purpose, signature: signature)
         else { return nil }
         let fields = payload.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard fields.count == 3, let actor = String(validating: fields[0], as: UTF8.self),
-            let issuedAt = String(validating: fields[1], as: UTF8.self).flatMap({ Int64($0) }),
+            let issuedAt = Int64(String(decoding: fields[1], as: UTF8.self)),
             let digest = Base64URL.decoded(String(decoding: fields[2], as: UTF8.self))
         else { return nil }
         // A cookie from the future (a clock far off) is refused too.
         guard issuedAt <= now + 300, now - issuedAt < lifetime else { return nil }
-        guard let account = accounts[actor], Crypto.constantTimeEquals(digest, Self.digest(of: account, key: key)) else { return nil }
+        guard let account = accounts[actor], digest.count == 16, Crypto.constantTimeEquals(digest, Self.digest(of: account, mac: key)) else {
+            return nil
+        }
         return SessionCookie(actor: actor, issuedAt: issuedAt)
     }
 
-    /// The session cookie's value in a `Cookie` header, if any.
-    static func find(in header: String?) -> Substring? {
+    /// The session cookie's value in a `Cookie` header, if any (a scan of its bytes: it runs for
+    /// every request that has cookies).
+    static func find(in header: String?) -> String? {
         guard let header else { return nil }
-        for pair in header.split(separator: ";") {
-            let trimmed = pair.drop { $0 == " " || $0 == "\t" }
-            guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
-            return trimmed[trimmed.index(after: equals)...]
+        let bytes = Array(header.utf8)
+        let name = Array(Self.name.utf8)
+        var start = 0
+        while start < bytes.count {
+            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            if end - start > name.count, bytes[start + name.count] == UInt8(ascii: "="), Array(bytes[start..<(start + name.count)]) == name {
+                return String(decoding: bytes[(start + name.count + 1)..<end], as: UTF8.self)
+            }
+            start = end + 1
         }
         return nil
     }
@@ -62,7 +73,7 @@ struct SessionCookie: Equatable {
     }
 
     /// 16 bytes that change when the account's hash does; they tell nothing of the hash without the key.
-    private static func digest(of account: Account, key: [UInt8]) -> [UInt8] {
-        Array(Crypto.hmacSHA256(key: key, message: Array("account\0".utf8) + account.passwordHash.encoded).prefix(16))
+    private static func digest(of account: Account, mac: HMACKey) -> [UInt8] {
+        Array(mac.authenticationCode(for: Array("account\0".utf8) + account.passwordHash.encoded).prefix(16))
     }
 }

@@ -51,11 +51,22 @@ struct SignInMiddleware: Middleware {
     /// What a request needs: `query` on the SQL page and canned queries, `view` on a list, its
     /// JSON, its rows and live updates; nothing elsewhere (the app's own pages check for themselves).
     func requirement(of request: Request) -> (Action, String?)? {
-        let path = request.path
-        if path.hasSuffix("/-/query") || path.contains("/-/query.") || path.contains("/-/queries/") { return (.query, nil) }
+        let path = request.path.utf8
+        if path.firstRange(of: "/-/quer".utf8) != nil {
+            if path.elementsEqual("/-/query".utf8) || path.reversed().starts(with: "/-/query".utf8.reversed())
+                || path.firstRange(of: "/-/query.".utf8) != nil || path.firstRange(of: "/-/queries/".utf8) != nil
+            {
+                return (.query, nil)
+            }
+        }
+        // Byte compares: this runs for every request once sign-in is on.
         for list in control.listPaths where list != "/" {
-            if path == list || path.hasPrefix(list + ".") || path.hasPrefix(list + "/") { return (.view, list) }
+            let name = list.utf8
+            guard path.count >= name.count, path.starts(with: name) else { continue }
+            let rest = path.dropFirst(name.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: ".") || rest.first == UInt8(ascii: "/") { return (.view, list) }
         }
         return nil
     }
+
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Cellar
@@ -53,5 +54,18 @@ import Testing
     ])
     func whatIsNotAHashIsRefused(_ text: String) {
         #expect(throws: PasswordHashError.self) { try PasswordHash(text) }
+    }
+
+    @Test func base64MatchesFoundationsWithoutPadding() throws {
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 250) }
+            let foundation = Data(bytes).base64EncodedString().filter { $0 != "=" }
+            #expect(Base64URL.standardEncoded(bytes) == foundation)
+            #expect(Base64URL.encoded(bytes) == foundation.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+            #expect(Base64URL.decoded(Base64URL.encoded(bytes)) == bytes)
+            #expect(Base64URL.standardDecoded(foundation) == bytes)
+        }
+        for bad in ["A", "AB=C", "ab+c", "ab/c", "a b", "é"] { #expect(Base64URL.decoded(bad) == nil, "\(bad)") }
+        #expect(Base64URL.standardDecoded("ab-c") == nil)
     }
 }

@@ -51,13 +51,18 @@ struct SignInMiddleware: Middleware {
     /// What a request needs: `query` on the SQL page and canned queries, `view` on a list, its
     /// JSON, its rows and live updates; nothing elsewhere (the app's own pages check for themselves).
     func requirement(of request: Request) -> (Action, String?)? {
-        let path = request.path.utf8
-        if path.firstRange(of: "/-/quer".utf8) != nil {
-            if path.elementsEqual("/-/query".utf8) || path.reversed().starts(with: "/-/query".utf8.reversed())
-                || path.firstRange(of: "/-/query.".utf8) != nil || path.firstRange(of: "/-/queries/".utf8) != nil
+        let path = Array(request.path.utf8)
+        // `/-/query`, `/-/query.json`, `/-/queries/{name}`, under a mount's prefix too: a plain scan
+        // (a generic substring search allocates, for every request).
+        var index = 0
+        while index + 8 <= path.count {
+            if path[index] == UInt8(ascii: "/"), path[index + 1] == UInt8(ascii: "-"), path[index + 2] == UInt8(ascii: "/"),
+                path[(index + 3)..<(index + 7)].elementsEqual("quer".utf8)
             {
-                return (.query, nil)
+                let rest = path[(index + 7)...]
+                if rest.elementsEqual("y".utf8) || rest.starts(with: "y.".utf8) || rest.starts(with: "ies/".utf8) { return (.query, nil) }
             }
+            index += 1
         }
         // Byte compares: this runs for every request once sign-in is on.
         for list in control.listPaths where list != "/" {

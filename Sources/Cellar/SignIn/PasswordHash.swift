@@ -3,6 +3,8 @@
 /// padding). scrypt is memory-hard: N = 2^15 and r = 8 cost 32 MiB and about 0.1 s a check, which
 /// guessing pays for each guess.
 public struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
+    public static func == (lhs: PasswordHash, rhs: PasswordHash) -> Bool { lhs.encoded == rhs.encoded }
+
     /// log2 of N.
     public let logCost: Int
     public let blockSize: Int
@@ -36,6 +38,8 @@ public struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
         self.parallelism = parallelism
         self.salt = salt
         self.hash = hash
+        description = "$scrypt$ln=\(logCost),r=\(blockSize),p=\(parallelism)$\(Base64URL.standardEncoded(salt))$\(Base64URL.standardEncoded(hash))"
+        encoded = Array(description.utf8)
     }
 
     /// A new hash of `password`, with a random salt.
@@ -67,12 +71,10 @@ public struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The PHC string. It is a secret (it lets an attacker guess offline): never log it.
-    public var description: String {
-        "$scrypt$ln=\(logCost),r=\(blockSize),p=\(parallelism)$\(Base64URL.standardEncoded(salt))$\(Base64URL.standardEncoded(hash))"
-    }
+    public let description: String
 
-    /// The bytes a session's digest is made of: the whole string.
-    var encoded: [UInt8] { Array(description.utf8) }
+    /// The bytes a session's digest is made of, every signed-in request: the whole string, made once.
+    let encoded: [UInt8]
 }
 
 public enum PasswordHashError: Error, CustomStringConvertible {

@@ -62,6 +62,9 @@ import Testing
         let server = try SignInFixture.server()
         let alice = try server.signIn("alice", SignInFixture.alicePassword)
         let bob = try server.signIn("bob", SignInFixture.bobPassword)
+        // Both seen once, so both are remembered as verified: a change must end them all the same.
+        #expect(try server.whoami(cookie: alice) == "alice")
+        #expect(try server.whoami(cookie: bob) == "bob")
         let control = try #require(server.app.accessControl)
         var changed = control.current
         changed.accounts["alice"]?.passwordHash = try PasswordHash.make(password: "new-password-1", logCost: 10)

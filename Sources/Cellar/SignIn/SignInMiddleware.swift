@@ -29,7 +29,7 @@ struct SignInMiddleware: Middleware {
             actor = control.proxiedActor(of: request, in: configuration) ?? control.actor(of: request, in: configuration)
         }
         request.actor = actor?.name
-        if control.options.isPrivate, actor == nil, !path.hasPrefix("/-/signin") {
+        if control.options.isPrivate, actor == nil, path != SignInPage.path, path != SignInPage.signOutPath {
             throw AccessControl.denial(for: request, signedIn: false)
         }
         if let (action, list) = requirement(of: request),

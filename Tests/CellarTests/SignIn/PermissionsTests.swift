@@ -173,6 +173,9 @@ import Testing
         }
         #expect(try server.get("/people.json").status == 401)
         #expect(try server.getAcceptingJSON("/people").status == 401)
+        // Signing out needs no session (an expired one, say); /-/signin's look-alikes are closed.
+        #expect(try TestHTTPClient.send("POST", "/-/signout", port: server.port, timeout: .seconds(60)).status == 303)
+        #expect(try server.get("/-/signinx", headers: [("Accept", "text/html")]).status == 303)
         let cookie = try server.signIn("bob", SignInFixture.bobPassword)
         #expect(try server.get("/people", headers: [("Cookie", cookie)]).status == 200)
         #expect(try server.whoami(cookie: cookie) == "bob")

@@ -42,6 +42,14 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // Debian's OpenSSL (libcrypto, which libpq already links): HMAC-SHA256, scrypt, CRYPTO_memcmp, RAND_bytes
+        // for sign-in and sessions; no crypto of our own, and nothing to compile (BENCHMARKS.md, "Sign-in's crypto").
+        // Only Cellar imports it.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // SSE2 byte tests for the escapers, as inline C (Swift's SIMD types are not vectorised on Linux). Only ByteWriters imports it.
         .target(name: "CByteScan"),
         // Bytes: the growable buffer, the HTML, JSON and logfmt writers, decimal and hex digits, the stable hash.
@@ -62,9 +70,10 @@ let package = Package(
         .target(
             name: "Cellar",
             dependencies: [
-                "ByteWriters", "TableKit", "MicroHTTP",
+                "ByteWriters", "TableKit", "MicroHTTP", "COpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

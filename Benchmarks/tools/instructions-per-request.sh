@@ -8,6 +8,8 @@
 # differ from run to run.
 # Run it from the project root (the server reads Public/ from there). PORT defaults to 8093;
 # READY is the path polled until the server answers (default /healthz; /hello for c-mhd).
+# HEADER='Name: value' adds a header field to every request (a session: HEADER="Cookie: cellar_session=…";
+# the server reads CELLAR_CONFIG and CELLAR_SECRET from the environment).
 # KEEP=DIR keeps both callgrind outputs there, and prints the functions whose own instructions
 # grew the most per request (where the requests' instructions go).
 # SIM=1 also simulates the caches and branch predictors (callgrind's models, not this CPU's) and
@@ -27,10 +29,11 @@ trap 'rm -rf "$work"' EXIT
 strip --strip-debug "$binary" -o "$work/server"
 client() {
     python3 - "$port" "$1" "$path" <<'PY'
-import re, socket, sys
+import os, re, socket, sys
 port, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 connection = socket.create_connection(("127.0.0.1", port))
-request = f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
+extra = os.environ.get("HEADER", "")
+request = (f"GET {path} HTTP/1.1\r\nHost: localhost\r\n" + (extra + "\r\n" if extra else "") + "\r\n").encode()
 for _ in range(count):
     connection.sendall(request)
     data = b""

@@ -28,10 +28,17 @@ extension App {
         middlewareChain(around: makeRouter())
     }
 
-    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then what
-    /// ``use(_:)`` added); `responder` itself when there is none.
+    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then sign-in when
+    /// the app signs people in, then what ``use(_:)`` added); `responder` itself when there is none.
     func middlewareChain(around responder: any HTTPResponder) -> any HTTPResponder {
-        let chain: [any Middleware] = (crossOriginProtection.map { [$0] } ?? []) + middleware
+        // Sign-in between the two: a forged request is refused before any session is read, and the
+        // app's middleware sees the request's actor.
+        var crossOrigin = crossOriginProtection
+        // A request with a verified bearer token is a script's, not a browser's: never a forgery.
+        if let control = accessControl, crossOrigin != nil, crossOrigin?.isExempt == nil {
+            crossOrigin?.isExempt = { control.hasVerifiedToken($0) }
+        }
+        let chain: [any Middleware] = (crossOrigin.map { [$0] } ?? []) + (signInMiddleware().map { [$0] } ?? []) + middleware
         return chain.isEmpty ? responder : MiddlewareChain(chain, around: responder)
     }
 }

@@ -100,6 +100,13 @@ public final class App: @unchecked Sendable {
     var formChecks: [(path: String, check: (Snapshot) throws -> Void)] = []
     /// ``use(_:)``'s middleware, outermost first, inside ``crossOriginProtection``.
     var middleware: [any Middleware] = []
+    /// Who can sign in and what each may do (``AccessConfiguration``): read from `--config`'s
+    /// `accounts:` and `permissions:`, or set here before the server starts.
+    public var access = AccessConfiguration()
+    /// How sign-in behaves: `--private`, the session's lifetime, its keys.
+    public var signIn = SignInOptions()
+    /// Made by the first ``makeRouter()`` when sign-in is on (``usesSignIn``).
+    var accessControlStorage: AccessControl?
     /// Refuses requests that change something when they come from another site (see
     /// ``CrossOriginProtection``): on by default, the outermost middleware. Set its
     /// `trustedOrigins` to let another site of yours post here; nil turns the protection off.
@@ -169,10 +176,17 @@ public final class App: @unchecked Sendable {
     /// The index as a list route, over the lists mounted so far.
     var indexRoute: ListRoute? {
         guard let index else { return nil }
-        let entries = lists.map { ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary) }
+        let listed = lists.map { (path: $0.path, entry: ListIndexController.Entry(title: $0.title, path: $0.href, summary: $0.summary)) }
+        let entries = listed.map(\.entry)
         let version = ListIndexController.version(of: entries)
-        return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { _ in
-            ListIndexController(title: index.title, entries: entries, contentVersion: version)
+        // With sign-in, each request's index has only the lists its actor may view.
+        let control = usesSignIn ? accessControl : nil
+        return ListRoute(path: index.path, title: index.title, paging: .unpaged, hasDetail: false) { context in
+            guard let control else { return ListIndexController(title: index.title, entries: entries, contentVersion: version) }
+            let visible = listed.filter { control.permits(context.request, .view, on: $0.path) }.map(\.entry)
+            return ListIndexController(
+                title: index.title, entries: visible,
+                contentVersion: visible.count == entries.count ? version : ListIndexController.version(of: visible))
         }
     }
 
@@ -237,6 +251,7 @@ public final class App: @unchecked Sendable {
         for route in extraRoutes {
             router.on(route.method, route.pattern, route.makeHandler(snapshot))
         }
+        addSignInRoutes(to: &router, snapshot: snapshot)
         return router
     }
 
@@ -286,12 +301,16 @@ public final class App: @unchecked Sendable {
         seed.combine(layout.fingerprint)
         // The footer's links to /healthz and /metrics are on the page in development only.
         if showsErrorDetails { seed.combine("development") }
+        // The header's sign-in link.
+        if usesSignIn { seed.combine("sign-in") }
         let home =
             index.map { (label: "All lists", path: ListRoute.percentEncodedPath($0.path)) }
             ?? lists.first.map { (label: $0.title, path: $0.href) }
+        var site = SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails)
+        site.offersSignIn = usesSignIn
         return Snapshot(
             registry: registry,
-            site: SiteLayout(siteName: siteName, navigation: navigation, home: home, layout: layout, linksStatusPages: showsErrorDetails),
+            site: site,
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
             rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),

@@ -30,7 +30,8 @@ struct ListResponder: Sendable {
         // on the 200; a fetched page learns its next page only by fetching.
         let versionTag = controller.contentVersion.map {
             ETag.derived(
-                seed: app.renderingSeed, version: $0, route: route.path, format: format, pathRequestsJSON: pathRequestsJSON,
+                seed: Self.seed(app.renderingSeed, actor: request.actor), version: $0, route: route.path, format: format,
+                pathRequestsJSON: pathRequestsJSON,
                 query: request.rawQuery)
         }
         let inMemory =
@@ -41,7 +42,8 @@ struct ListResponder: Sendable {
             try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
         let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: app.rowErrorLog)
         let body = makeBody(
-            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors)
+            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors,
+            actor: request.actor)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
@@ -116,7 +118,7 @@ struct ListResponder: Sendable {
                     detail, identifier: rowIdentifier, cell: try provider.resolvedIdentifier(in: app.registry),
                     item: controller.item(forRowAt: indexPath), route: route)
             }
-            return DetailPage.html(detail, route: route, site: app.site)
+            return DetailPage.html(detail, route: route, site: app.site.signedIn(as: request.actor))
         }
     }
 
@@ -179,6 +181,16 @@ struct ListResponder: Sendable {
         }
     }
 
+    /// The validators' seed for a page `actor` sees: a signed-in page names its actor, so its
+    /// `ETag` is its actor's own.
+    static func seed(_ seed: UInt64, actor: String?) -> UInt64 {
+        guard let actor else { return seed }
+        var hash = StableHash()
+        hash.combine(seed)
+        hash.combine(actor)
+        return hash.value
+    }
+
     /// Renders a whole response into memory (start-up validation and tests).
     func renderWhole(_ request: Request, route: ListRoute, format: ListFormat) throws -> [UInt8] {
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
@@ -186,7 +198,8 @@ struct ListResponder: Sendable {
         var headers = HTTPHeaders()
         let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
         // No row error handler: a cell that fails stops the render, and the start with it.
-        let body = makeBody(format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil)
+        let body = makeBody(
+            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil, actor: request.actor)
         var bytes = ByteBuffer()
         // Bounded: validation renders at most a buffer's worth of each list.
         _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
@@ -199,7 +212,7 @@ struct ListResponder: Sendable {
 
     private func makeBody(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        rowErrors: RowErrorReporter?
+        rowErrors: RowErrorReporter?, actor: String?
     ) -> any ListBody {
         switch format {
         case .json:
@@ -209,7 +222,8 @@ struct ListResponder: Sendable {
             let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.href : nil)
             tableView.rowErrorHandler = rowErrors
             return HTMLListBody(
-                format: format, route: route, controller: controller, layout: layout, page: page, links: links, site: app.site,
+                format: format, route: route, controller: controller, layout: layout, page: page, links: links,
+                site: app.site.signedIn(as: actor),
                 tableView: tableView)
         }
     }

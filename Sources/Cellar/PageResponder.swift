@@ -21,12 +21,13 @@ struct PageResponder: Sendable {
         if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "text/html; charset=utf-8") }
         if !headers.contains("Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
         var html = HTMLWriter(capacity: page.html.count + 4096)
-        app.site.writeHead(title: page.title, currentPath: path, into: &html, mainClass: "page-view")
+        let site = app.site.signedIn(as: request.actor)
+        site.writeHead(title: page.title, currentPath: path, into: &html, mainClass: "page-view")
         html.element("h1", text: page.title)
         html.raw("\n")
         page.html.withUnsafeBytes { html.unsafeRaw(bytes: $0) }
         html.raw("\n")
-        app.site.writeTail(title: page.title, currentPath: path, into: &html)
+        site.writeTail(title: page.title, currentPath: path, into: &html)
         return Response(status: status, headers: headers, body: .storage(html.takeStorage()))
     }
 }

@@ -16,6 +16,11 @@ public struct SiteLayout: Sendable {
     /// Whether the footer links to `/healthz` and `/metrics`: for whoever develops the app
     /// (``App/showsErrorDetails``, `--development`), not for its visitors.
     public var linksStatusPages: Bool { didSet { render() } }
+    /// The account a page is written for: the header then says who is signed in, with a
+    /// sign-out button. Set per request (``signedIn(as:)``), never on the app's own layout.
+    public var signedInActor: String?
+    /// Whether a page for no one signed in links to `/-/signin` (the app signs people in).
+    public var offersSignIn = false
 
     /// A part of the frame: bytes the same on every page, or a slot filled for each page.
     private enum Piece: Sendable {
@@ -173,12 +178,32 @@ public struct SiteLayout: Sendable {
         listName: String? = nil, infiniteScroll: Bool = false
     ) {
         write(beforeMain, title: title, currentPath: currentPath, into: &html)
+        if let signedInActor {
+            writeSession(signedInActor, into: &html)
+        } else if offersSignIn {
+            html.raw("<p class=\"session\"><a href=\"/-/signin\">Sign in</a></p>\n")
+        }
         html.raw("<main id=\"main\" class=\"")
         html.raw(mainClass)
         html.raw("\"")
         if let listName { html.attribute("data-list", listName) }
         if infiniteScroll { html.raw(" data-infinite-scroll") }
         html.raw(">\n")
+    }
+
+    /// This layout for a page `actor` sees (itself when no one is signed in).
+    func signedIn(as actor: String?) -> SiteLayout {
+        guard let actor else { return self }
+        var copy = self
+        copy.signedInActor = actor
+        return copy
+    }
+
+    /// Who is signed in, and the button that signs out: the only control sign-in adds to a page.
+    private func writeSession(_ actor: String, into html: inout HTMLWriter) {
+        html.raw("<form class=\"session\" method=\"post\" action=\"/-/signout\"><span>Signed in as <strong>")
+        html.text(actor)
+        html.raw("</strong></span> <button type=\"submit\">Sign out</button></form>\n")
     }
 
     /// Writes the live region, `</main>`, then the rest of the frame.

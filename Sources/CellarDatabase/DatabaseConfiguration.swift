@@ -35,6 +35,8 @@ import Yams
 ///     search: false                       # no search box, though an index exists
 /// ```
 ///
+/// `accounts:` and `permissions:` may stand beside these: Cellar reads them (`AccessConfiguration`).
+///
 /// Every mistake — a key that means nothing, a table or column the database does not have, a value
 /// of the wrong kind — stops start-up naming the file, line and column.
 public struct DatabaseConfiguration: Sendable, Equatable {
@@ -133,7 +135,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         }
         guard let root else { return }
         var reader = Reader(file: file)
-        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql", "queries"])
+        let top = try reader.mapping(root, key: "", allowed: ["tables", "sql", "queries", "accounts", "permissions", "revoked_tokens"])
         for (name, node) in try reader.entries(top["queries"], key: "queries") {
             queries.append(try reader.query(node, name: name, key: "queries.\(name)"))
         }

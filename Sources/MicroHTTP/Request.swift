@@ -30,6 +30,9 @@ public struct Request: Sendable {
     public var route: String?
     /// The client's IP address, when known.
     public var remoteAddress: String?
+    /// The name of the account the request acts for, set by a sign-in middleware (Cellar's
+    /// sessions) from what it verified; nil when no one is signed in. The server never sets it.
+    public var actor: String?
 
     /// Creates a request, e.g. for testing a controller without sockets.
     public init(
@@ -62,6 +65,7 @@ public struct Request: Sendable {
         self.parameters = [:]
         self.route = nil
         self.remoteAddress = remoteAddress
+        self.actor = nil
     }
 
     /// Creates a request from a target such as `/people?offset=20&limit=10`; the path part is taken as already decoded.

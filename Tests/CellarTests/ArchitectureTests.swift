@@ -29,12 +29,13 @@ struct ArchitectureTests {
             target: "MicroHTTP", folder: "Sources/MicroHTTP", mayImport: libc.union(["ByteWriters", "CMicroHTTPD", "Logging", "Synchronization"])),
         // Cells, reuse, providers, controllers; knows nothing of HTTP.
         Rule(target: "TableKit", folder: "Sources/TableKit", mayImport: libc.union(["ByteWriters", "Synchronization", "FoundationEssentials"])),
-        // The glue: lists on routes, formats, paging, streaming, logs, metrics, the command line.
+        // The glue: lists on routes, formats, paging, streaming, logs, metrics, the command line, sign-in (its
+        // configuration's YAML through Yams). The only importer of COpenSSL, in SignIn/Crypto.swift alone.
         Rule(
             target: "Cellar", folder: "Sources/Cellar",
             mayImport: libc.union([
                 "ByteWriters", "TableKit", "MicroHTTP", "Logging", "ArgumentParser", "Metrics", "CoreMetrics", "Prometheus", "Synchronization",
-                "FoundationEssentials",
+                "FoundationEssentials", "Yams", "COpenSSL",
             ])),
         // SQLite, read-only (connections, the pool, the schema), and PostgreSQL connections. The only importer of
         // CSQLite and CLibPQ; knows no HTTP.
@@ -79,7 +80,7 @@ struct ArchitectureTests {
         "Cellar": "Cellar",
         "CSQLite": "CSQLite", "CLibPQ": "CLibPQ", "CellarDatabase": "CellarDatabase", "Showcase": "Showcase", "HTTPTestSupport": "HTTPTestSupport",
         "Logging": "Logging", "ArgumentParser": "ArgumentParser", "Metrics": "Metrics", "CoreMetrics": "Metrics", "Prometheus": "Prometheus",
-        "Yams": "Yams",
+        "Yams": "Yams", "COpenSSL": "COpenSSL",
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -199,6 +200,17 @@ struct ArchitectureTests {
             #expect(!rule.mayImport.contains("CLibPQ"), "\(rule.folder)")
         }
         #expect(Self.rules.contains { $0.target == "CellarDatabase" && $0.mayImport.contains("CLibPQ") })
+    }
+
+    /// OpenSSL's types stay in one file: the rest of Cellar sees `Crypto`'s byte arrays.
+    @Test func onlyCellarsCryptoFileImportsCOpenSSL() throws {
+        for rule in Self.rules where rule.target != "Cellar" {
+            #expect(!rule.mayImport.contains("COpenSSL"), "\(rule.folder)")
+        }
+        for file in try Self.swiftFiles(in: "Sources/Cellar") where !file.hasSuffix("SignIn/Crypto.swift") {
+            let source = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            #expect(!Self.imports(in: source).contains { $0.module == "COpenSSL" }, "\(file)")
+        }
     }
 
     /// Package.swift's `dependencies:` of each target, by target name: plain names and products'.

@@ -78,7 +78,7 @@ struct Program {
     var configure: (App) throws -> Void
 
     /// The app, configured by the program and checked, or exit status 64 with the reason.
-    func makeApp(options: AppOptions, logger: Logger, showsErrorDetails: Bool = false) throws -> App {
+    func makeApp(options: AppOptions, logger: Logger, showsErrorDetails: Bool = false, signIn: SignInFlags? = nil) throws -> App {
         let app = App(publicDirectory: options.publicDirectory, siteName: siteName, logger: logger)
         app.databasePath = options.databasePath
         app.databaseTimeLimit = options.databaseTimeLimit
@@ -90,7 +90,11 @@ struct Program {
         do {
             // Before `configure`, which may set a layout of its own instead.
             try app.loadLayout()
+            // Accounts and permissions, from the file --config names: before `configure`, which may add its own.
+            if let path = app.databaseConfigurationPath { app.access = try AccessConfiguration.load(path: path) }
             try configure(app)
+            // Before the check, which makes the index (and with it the sign-in state) once.
+            try signIn?.apply(to: app)
             try app.validate()
         } catch {
             // A configuration problem, not a usage one: the message alone, without a usage line.
@@ -128,7 +132,13 @@ struct AppCommand: ParsableCommand {
                   CELLAR_PUBLIC                   --public (serve, routes)
                   CELLAR_DATABASE                 --database (serve, routes, database)
                   CELLAR_QUERY_TIME_LIMIT         --query-time-limit (serve, routes)
-                  CELLAR_CONFIG                   --config (serve, routes)
+                  CELLAR_CONFIG                   --config (serve, routes): accounts, permissions, a database's lists
+                  CELLAR_SECRET                   --secret-file (serve): session keys
+                  CELLAR_PRIVATE                  --private (serve)
+                  CELLAR_SESSION_LIFETIME         --session-lifetime (serve)
+                  CELLAR_SECURE_COOKIES           --secure-cookies (serve)
+                  CELLAR_TRUSTED_PROXIES          --trusted-proxy (serve), comma-separated
+                  CELLAR_IDENTITY_HEADER          --identity-header (serve)
                   CELLAR_TEMPLATES                --templates (serve, routes)
                   CELLAR_THREADS                  --threads
                   CELLAR_LOG_LEVEL                --log-level
@@ -150,7 +160,7 @@ struct AppCommand: ParsableCommand {
                 and answers 503 until the database is reached.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self] + program.commands,
+            subcommands: [ServeCommand.self, RoutesCommand.self, HealthcheckCommand.self, AccountCommand.self, TokenCommand.self] + program.commands,
             defaultSubcommand: ServeCommand.self
         )
     }
@@ -186,7 +196,7 @@ struct AppOptions: ParsableArguments {
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
-            "The database's configuration, YAML (env CELLAR_CONFIG; default: beside a SQLite file, my.db → my.yaml; a URL has none).",
+            "The configuration, YAML: accounts and permissions, and a database's lists (env CELLAR_CONFIG; a database's default: beside a SQLite file, my.db → my.yaml; a URL has none).",
             valueName: "path"))
     var configOption: String?
 

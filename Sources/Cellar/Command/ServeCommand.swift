@@ -2,11 +2,19 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// `serve` (the default command): builds the app, listens, and drains on SIGTERM or SIGINT.
 struct ServeCommand: AppSubcommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the app's lists (the default command).")
 
     @OptionGroup var options: AppOptions
+
+    @OptionGroup var signInFlags: SignInFlags
 
     @Option(help: ArgumentHelp("The address to listen on (env HOST).", valueName: "address"))
     var host: String = EnvironmentVariables.string("HOST") ?? "127.0.0.1"
@@ -96,7 +104,7 @@ struct ServeCommand: AppSubcommand {
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: level) }
         let logger = Logger(label: program.name)
 
-        let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development)
+        let app = try program.makeApp(options: options, logger: logger, showsErrorDetails: development, signIn: signInFlags)
         // Only an app with lists waiting for something (a database down at start) answers through a
         // DeferredStart; every other one is served by its router itself.
         let deferred = app.deferredMounts.isEmpty ? nil : DeferredStart(app: app)
@@ -114,7 +122,8 @@ struct ServeCommand: AppSubcommand {
 
         let signals: StopSignals
         do {
-            signals = try StopSignals.install()
+            // SIGHUP reloads the accounts and permissions; the others stop.
+            signals = try StopSignals.install([SIGTERM, SIGINT, SIGHUP])
             try server.start()
         } catch {
             // In the log for the operator's records, and said as every other start-up error is:
@@ -142,7 +151,11 @@ struct ServeCommand: AppSubcommand {
             throw ExitCode(70)
         }
 
-        let received = signals.wait()
+        var received = signals.wait()
+        while received == SIGHUP {
+            app.reloadAccessConfiguration()
+            received = signals.wait()
+        }
         deferred?.stop()
         if let failure = deferred?.failure {
             // Logged by the deferred start; said as a start says it, and exits as one does (64).

@@ -1,0 +1,178 @@
+import ByteWriters
+import FoundationEssentials
+import Logging
+import MicroHTTP
+
+/// Sign-in at run time: the accounts and permissions in force (replaced whole by a reload), the
+/// session keys, the sign-in limiter; shared by the middleware and the sign-in pages.
+public final class AccessControl: Sendable {
+    private let configuration: Locked<AccessConfiguration>
+    let keys: SessionKeys
+    let options: SignInOptions
+    let limiter: LoginRateLimiter
+    private let lists = Locked<[String]>([])
+    private let verified = VerifiedSessions()
+    /// Seconds since 1970; a test's clock in tests.
+    let now: @Sendable () -> Int64
+
+    init(
+        configuration: AccessConfiguration, keys: SessionKeys, options: SignInOptions,
+        now: @escaping @Sendable () -> Int64 = AccessControl.epochSeconds
+    ) {
+        self.configuration = Locked(configuration)
+        self.keys = keys
+        self.options = options
+        self.now = now
+        limiter = LoginRateLimiter(maximumHashesInFlight: ServerConfiguration.activeProcessorCount)
+    }
+
+    /// The accounts and permissions now.
+    public var current: AccessConfiguration { configuration.withLock { $0 } }
+
+    /// Replaces the accounts and permissions (a reload): sessions of removed accounts, or of
+    /// changed passwords, end at their next request.
+    public func replace(with newConfiguration: AccessConfiguration) {
+        configuration.withLock { $0 = newConfiguration }
+    }
+
+    /// The app's lists' paths, longest first (a detail's path starts with its list's): set by each
+    /// ``App/makeRouter()``, the last of which (a deferred start's) has every list.
+    var listPaths: [String] {
+        get { lists.withLock { $0 } }
+        set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count } } }
+    }
+
+    /// 401 for a bearer token that does not verify (RFC 6750).
+    static let invalidToken = HTTPError(
+        .unauthorized,
+        "The bearer token is not valid: it is malformed, expired or revoked, or its account is gone. Make a new one with `token create`.",
+        headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+
+    static let epochSeconds: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    var lifetimeSeconds: Int64 { options.sessionLifetime.components.seconds }
+
+    /// What a request's `Authorization: Bearer` header holds: nothing (no such header), a token
+    /// that verifies, or one that does not (bad, expired, revoked, its account gone).
+    enum Credentials {
+        case none
+        case token(BearerToken)
+        case invalid
+    }
+
+    func bearer(of request: Request, in configuration: AccessConfiguration) -> Credentials {
+        guard let text = BearerToken.credentials(in: request.headers["Authorization"]) else { return .none }
+        guard let token = BearerToken.verified(text, keys: keys, now: now()), configuration.accounts[token.actor] != nil,
+            !configuration.revokedTokens.contains(token.id)
+        else { return .invalid }
+        return .token(token)
+    }
+
+    /// Whether a request from a trusted proxy says it came over HTTPS, or the app says every one does.
+    func isSecure(_ request: Request) -> Bool {
+        if options.secureCookies { return true }
+        guard let remote = request.remoteAddress, options.trustedProxies.contains(remote) else { return false }
+        return request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
+    }
+
+    /// The client's address as the sign-in limiter counts it (``TrustedProxies/clientKey(remote:forwardedFor:)``).
+    func clientKey(of request: Request) -> String {
+        options.trustedProxies.clientKey(remote: request.remoteAddress, forwardedFor: request.headers["X-Forwarded-For"])
+    }
+
+    /// The actor a trusted proxy names in the identity header, if the request came from one.
+    func proxiedActor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+        guard let header = options.identityHeader, let remote = request.remoteAddress, options.trustedProxies.contains(remote),
+            let name = request.headers[header], Account.isValidName(name)
+        else { return nil }
+        return configuration.actor(named: name) ?? SignedInActor(name: name)
+    }
+
+    /// Whether `request` carries a bearer token that verifies: such a request is not a browser's,
+    /// and cross-origin protection lets it through.
+    public func hasVerifiedToken(_ request: Request) -> Bool {
+        if case .token = bearer(of: request, in: current) { return true }
+        return false
+    }
+
+    /// The actor a request's session cookie names, if it verifies.
+    ///
+    /// A cookie that verified is remembered (``VerifiedSessions``) with the account's hash at the
+    /// time: its next requests check only that it has not expired and that the hash is the same,
+    /// without two HMACs and the decoding.
+    func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+        guard let value = SessionCookie.find(in: request.headers["Cookie"]) else { return nil }
+        let now = now()
+        if let known = verified.session(for: value), let account = configuration.accounts[known.actor],
+            account.passwordHash == known.passwordHash, known.issuedAt <= now + 300, now - known.issuedAt < lifetimeSeconds
+        {
+            return SignedInActor(name: known.actor, groups: account.groups)
+        }
+        guard let session = SessionCookie.verified(value, keys: keys, now: now, lifetime: lifetimeSeconds, accounts: configuration.accounts),
+            let account = configuration.accounts[session.actor]
+        else { return nil }
+        verified.remember(value, VerifiedSessions.Session(actor: session.actor, issuedAt: session.issuedAt, passwordHash: account.passwordHash))
+        return SignedInActor(name: session.actor, groups: account.groups)
+    }
+
+    /// The actor `request` acts for, as the middleware set it, with its groups read now.
+    public func actor(of request: Request) -> SignedInActor? {
+        guard let name = request.actor else { return nil }
+        return current.actor(named: name) ?? SignedInActor(name: name)
+    }
+
+    /// Whether `request`'s actor may do `action` on the list at `path` (nil: the SQL page).
+    public func permits(_ request: Request, _ action: Action, on path: String?) -> Bool {
+        let configuration = current
+        let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
+        guard configuration.permissions.allows(actor, action, path: path) else { return false }
+        // A token grants what it names and its actor may do, no more.
+        if case .token(let token) = bearer(of: request, in: configuration) { return token.allows(action, path: path) }
+        return true
+    }
+
+    /// Throws what a request gets when it may not do `action` on `path`: for an anonymous browser
+    /// a 303 to sign-in, else 401 (not signed in) or 403 (signed in, not allowed).
+    public func require(_ request: Request, _ action: Action, on path: String?) throws(HTTPError) {
+        guard !permits(request, action, on: path) else { return }
+        throw Self.denial(for: request, signedIn: request.actor != nil)
+    }
+
+    /// A refusal: 303 to sign-in with `next` for an anonymous request that asks for HTML (its
+    /// `Accept` names `text/html`, as a browser's navigation does; curl's `*/*` does not), 401
+    /// for another anonymous one, 403 for a signed-in one.
+    static func denial(for request: Request, signedIn: Bool) -> HTTPError {
+        if signedIn { return HTTPError(.forbidden, "Your account may not do this. Ask an administrator for access.") }
+        let wantsHTML =
+            (request.method == .get || request.method == .head) && !request.prefersJSON && !request.path.hasSuffix(".json")
+            && request.headers["Accept"]?.contains("text/html") == true
+        if wantsHTML {
+            let target = request.path + (request.rawQuery.map { "?" + $0 } ?? "")
+            var query = QueryItems()
+            query.append(name: "next", value: target)
+            return HTTPError(.seeOther, "Sign in to see this page.", headers: ["Location": "/-/signin?" + query.percentEncoded])
+        }
+        return HTTPError(.unauthorized, "Sign in first: this needs a signed-in account.")
+    }
+}
+
+/// How sign-in behaves: set on ``App/signIn`` before the server starts (`--private`,
+/// `--session-lifetime`, `--secret-file` fill it in).
+public struct SignInOptions: Sendable {
+    /// Every page but `/-/signin`, `/healthz`, `/readyz` and `/static/` needs a signed-in actor.
+    public var isPrivate = false
+    /// How long a session lasts from its sign-in, whatever is done meanwhile.
+    public var sessionLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// The session keys; nil: one made at start (sessions end with the process).
+    public var keys: SessionKeys?
+    /// Whether cookies are marked `Secure`: the site is reached over HTTPS (directly, or through a
+    /// proxy that terminates TLS).
+    public var secureCookies = false
+    /// Proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and identity header are believed.
+    public var trustedProxies = TrustedProxies()
+    /// A header that names the signed-in account, set by a trusted proxy that signs people in;
+    /// ignored from any other address.
+    public var identityHeader: String?
+
+    public init() {}
+}

@@ -1,0 +1,74 @@
+/// What may be done to a list or table.
+public enum Action: String, Sendable, CaseIterable {
+    /// Read its pages, JSON, rows and live updates.
+    case view
+    case insert, update, delete
+    /// Run SQL of one's own (`/-/query`) and canned queries.
+    case query
+}
+
+/// Who may do what, per list or table: grants of ``Action``s to accounts, groups, `signed-in`
+/// (any account) or `anyone`.
+///
+/// ```yaml
+/// permissions:
+///   "*": {view: [signed-in]}            # every list
+///   notes: {update: [alice, editors], delete: [alice]}
+///   /drafts: {view: [editors]}         # by path
+/// ```
+///
+/// ```swift
+/// app.access.permissions.grant(.update, on: "notes", to: "alice", "editors")
+/// ```
+///
+/// A key that starts with `/` is a list's path; another a table's name (a database table's list
+/// is at `/{name}`, an app's list at `/{key}`); `"*"` every list. For each action, a list's own
+/// entry replaces `"*"`, and an entry by path beats one by name. Without any entry for an action,
+/// anyone views and nobody does anything else; `query` is open to anyone only while every list is
+/// viewable by anyone.
+public struct Permissions: Sendable, Equatable {
+    /// Any request, signed in or not.
+    public static let anyone = "anyone"
+    /// Any signed-in account.
+    public static let signedIn = "signed-in"
+    /// Every list.
+    public static let everyList = "*"
+
+    /// Grantees by key (a path, a table's name or `*`), then by action.
+    public var grants: [String: [Action: Set<String>]] = [:]
+
+    public init() {}
+
+    /// Lets `grantees` (account names, group names, `signed-in`, `anyone`) do `action` on `key`.
+    public mutating func grant(_ action: Action, on key: String, to grantees: String...) {
+        grants[key, default: [:]][action, default: []].formUnion(grantees)
+    }
+
+    /// Who may do `action` on the list at `path` (`/notes`), or on the SQL page when `path` is nil.
+    public func grantees(of action: Action, path: String?) -> Set<String> {
+        if let path {
+            if let entry = grants[path]?[action] { return entry }
+            let name = String(path.dropFirst())
+            if !name.isEmpty, let entry = grants[name]?[action] { return entry }
+        }
+        if let entry = grants[Self.everyList]?[action] { return entry }
+        switch action {
+        case .view: return [Self.anyone]
+        case .query: return everyListViewableByAnyone ? [Self.anyone] : []
+        case .insert, .update, .delete: return []
+        }
+    }
+
+    /// Whether `actor` (nil: not signed in) may do `action` on the list at `path` (nil: the SQL page).
+    public func allows(_ actor: SignedInActor?, _ action: Action, path: String?) -> Bool {
+        let grantees = grantees(of: action, path: path)
+        if grantees.contains(Self.anyone) { return true }
+        guard let actor else { return false }
+        return grantees.contains(Self.signedIn) || grantees.contains(actor.name) || !grantees.isDisjoint(with: actor.groups)
+    }
+
+    /// True while no grant of `view` leaves `anyone` out: then the SQL page reads nothing a visitor could not.
+    var everyListViewableByAnyone: Bool {
+        grants.values.allSatisfy { entry in entry[.view].map { $0.contains(Self.anyone) } ?? true }
+    }
+}

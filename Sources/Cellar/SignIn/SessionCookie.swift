@@ -1,0 +1,79 @@
+/// A session: a signed cookie that names the actor, when it signed in, and a digest of its
+/// account's password hash at that time.
+///
+/// `cellar_session=<payload>.<signature>`, both base64url: the payload is `actor`, the issue time
+/// in seconds since 1970 and the digest, separated by new lines; the signature HMAC-SHA256 under
+/// the session key with the purpose `session`. The cookie is refused (signed out) when its
+/// signature is no key's, when it is older than its lifetime, when its account is gone or its
+/// password changed (the digest no longer matches).
+struct SessionCookie: Equatable {
+    static let name = "cellar_session"
+    static let purpose = "session"
+
+    let actor: String
+    /// Seconds since 1970.
+    let issuedAt: Int64
+
+    /// The cookie's value for `actor` with `account`'s current hash, signed with the current key.
+    static func value(actor: String, issuedAt: Int64, account: Account, keys: SessionKeys) -> String {
+        guard let mac = keys.macs.first else { return "" }
+        let payload = Self.payload(actor: actor, issuedAt: issuedAt, digest: digest(of: account, mac: mac))
+        return Base64URL.encoded(payload) + "." + Base64URL.encoded(keys.sign(payload, purpose: purpose))
+    }
+
+    /// The session `value` carries, or nil when it is not one: tampered, another key's, expired,
+    /// for an account that is gone or whose password changed.
+    static func verified(_ value: some StringProtocol, keys: SessionKeys, now: Int64, lifetime: Int64, accounts: [String: Account]) -> SessionCookie?
+    {
+        let bytes = Array(value.utf8)
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), let payload = Base64URL.decoded(String(decoding: bytes[..<dot], as: UTF8.self)),
+            let signature = Base64URL.decoded(String(decoding: bytes[(dot + 1)...], as: UTF8.self)),
+            let key = keys.verifyingKey(of: payload, purpose: purpose, signature: signature)
+        else { return nil }
+        let fields = payload.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard fields.count == 3, let actor = String(validating: fields[0], as: UTF8.self),
+            let issuedAt = Int64(String(decoding: fields[1], as: UTF8.self)),
+            let digest = Base64URL.decoded(String(decoding: fields[2], as: UTF8.self))
+        else { return nil }
+        // A cookie from the future (a clock far off) is refused too.
+        guard issuedAt <= now + 300, now - issuedAt < lifetime else { return nil }
+        guard let account = accounts[actor], digest.count == 16, Crypto.constantTimeEquals(digest, Self.digest(of: account, mac: key)) else {
+            return nil
+        }
+        return SessionCookie(actor: actor, issuedAt: issuedAt)
+    }
+
+    /// The session cookie's value in a `Cookie` header, if any (a scan of its bytes: it runs for
+    /// every request that has cookies).
+    static func find(in header: String?) -> String? {
+        guard let header else { return nil }
+        let bytes = Array(header.utf8)
+        let name = Array(Self.name.utf8)
+        var start = 0
+        while start < bytes.count {
+            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            if end - start > name.count, bytes[start + name.count] == UInt8(ascii: "="), Array(bytes[start..<(start + name.count)]) == name {
+                return String(decoding: bytes[(start + name.count + 1)..<end], as: UTF8.self)
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// The `Set-Cookie` value that stores `value`, or that clears the cookie when `value` is nil.
+    static func setCookie(_ value: String?, secure: Bool, maxAge: Int64) -> String {
+        let attributes = "; Path=/; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+        guard let value else { return "\(name)=\(attributes); Max-Age=0" }
+        return "\(name)=\(value)\(attributes); Max-Age=\(maxAge)"
+    }
+
+    private static func payload(actor: String, issuedAt: Int64, digest: [UInt8]) -> [UInt8] {
+        Array("\(actor)\n\(issuedAt)\n\(Base64URL.encoded(digest))".utf8)
+    }
+
+    /// 16 bytes that change when the account's hash does; they tell nothing of the hash without the key.
+    private static func digest(of account: Account, mac: HMACKey) -> [UInt8] {
+        Array(mac.authenticationCode(for: Array("account\0".utf8) + account.passwordHash.encoded).prefix(16))
+    }
+}

@@ -25,6 +25,17 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
     let linkBase: String?
     /// The number of columns in the columns layout, or nil in the cells layout.
     let columnCount: Int?
+    /// Whether rows are `<tr>` (the columns layout) rather than `<li>`, and their closing tag:
+    /// chosen once, not per row. Each pool entry holds both openings, so a row writes one whole.
+    private let rowTag: (opensTableRow: Bool, closing: StaticString)
+
+    init(html: consuming HTMLWriter, tableView: TableView, linkBase: String?, columnCount: Int?) {
+        self.html = html
+        self.tableView = tableView
+        self.linkBase = linkBase
+        self.columnCount = columnCount
+        rowTag = columnCount == nil ? (false, "</li>\n") : (true, "</tr>\n")
+    }
 
     public var byteCount: Int { html.count }
 
@@ -108,16 +119,9 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         // The selection is given to the cell once the identifier has been written, so that it can
         // take the identifier over instead of holding a copy.
         let identifier = consume identifier
-        let row: DequeuedCell
-        do {
-            row = try provider.dequeueCell(from: tableView, selection: nil)
-        } catch {
-            try writeErrorRow(at: indexPath, error: error) { $0.pathSegment(identifier) }
-            return
-        }
+        guard let row = try dequeueOrWriteErrorRow(provider, at: indexPath, identifier: identifier) else { return }
         let rowStart = html.count
-        html.raw(columnCount == nil ? "<li" : "<tr")
-        html.append(row.entry.rowAttributes)
+        html.append(rowTag.opensTableRow ? row.entry.tableRowOpening : row.entry.rowOpening)
         html.pathSegment(identifier)
         if let linkBase {
             row.cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
@@ -126,12 +130,12 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         do {
             try provider.configureAndRender(row.cell, into: &html)
         } catch {
-            let idStart = rowStart + 3 + row.entry.rowAttributes.count
+            let idStart = rowStart + row.entry.rowOpening.count
             tableView.recycle(row)
             try replaceFailedRow(startingAt: rowStart, idStart: idStart, at: indexPath, error: error)
             return
         }
-        html.raw(columnCount == nil ? "</li>\n" : "</tr>\n")
+        html.raw(rowTag.closing)
         tableView.recycle(row)
     }
 }
@@ -143,9 +147,30 @@ extension HTMLTableSink {
         self.init(html: HTMLWriter(), tableView: tableView, linkBase: tableView.selectionBase, columnCount: style.columns?.count)
     }
 
+    /// The row's cell from the table view, or nil once the row's error cell is written in its
+    /// place (when the cell cannot be made and the table view has a handler).
+    @inline(__always)
+    private mutating func dequeueOrWriteErrorRow(_ provider: DataCellProvider, at indexPath: IndexPath, identifier: borrowing String) throws
+        -> DequeuedCell?
+    {
+        do {
+            return try provider.dequeueCell(from: tableView, selection: nil)
+        } catch {
+            try writeUnmadeRow(at: indexPath, identifier: copy identifier, error: error)
+            return nil
+        }
+    }
+
+    /// The error cell of a row whose cell could not be dequeued, out of the row's own path.
+    @inline(never)
+    private mutating func writeUnmadeRow(at indexPath: IndexPath, identifier: String, error: any Error) throws {
+        try writeErrorRow(at: indexPath, error: error) { $0.pathSegment(identifier) }
+    }
+
     /// Takes back what a row whose cell threw had written from `rowStart` on, and writes its error
     /// cell instead, under the same id: the identifier as the opening had it, percent-encoded (so
     /// it ends at the first quote). Without a handler, `error` stops the render.
+    @inline(never)
     private mutating func replaceFailedRow(startingAt rowStart: Int, idStart: Int, at indexPath: IndexPath, error: any Error) throws {
         guard tableView.rowErrorHandler != nil else { throw error }
         let written = html.bytes

@@ -15,10 +15,12 @@ public final class ReusePool {
         let registration: ReuseRegistry.Registration
         /// The class cells of this entry are made from (nil for prototypes), compared by identity.
         let cellClass: TableViewCell.Type?
-        /// The row element's attributes up to its identifier, ` class="cell STYLE" id="row-`
-        /// (after `<li` or `<tr`), with the CSS class escaped once for an attribute value. Raw
-        /// memory owned by the entry, so writing it per row is one copy and retains nothing.
-        let rowAttributes: UnsafeRawBufferPointer
+        /// The row element's opening up to its identifier, `<li class="cell STYLE" id="row-`, with
+        /// the CSS class escaped once for an attribute value; and the same as a table row's,
+        /// `<tr class="cell STYLE" id="row-`, for the columns layout. Raw memory owned by the entry,
+        /// so writing one per row is one copy and retains nothing.
+        let rowOpening: UnsafeRawBufferPointer
+        let tableRowOpening: UnsafeRawBufferPointer
         /// The cell recycled last: the top of this entry's idle cells, each linked to the one
         /// recycled before it (``TableViewCell/nextIdleCell``), last in first out.
         // A list through the cells rather than an array: popping and pushing are a few loads and
@@ -52,18 +54,26 @@ public final class ReusePool {
             self.identifier = identifier
             self.registration = registration
             if case .cellClass(let type) = registration { cellClass = type } else { cellClass = nil }
+            rowOpening = Self.opening("<li", styleClass: styleClass)
+            tableRowOpening = Self.opening("<tr", styleClass: styleClass)
+        }
+
+        /// `tag class="cell STYLE" id="row-` in memory the entry owns.
+        private static func opening(_ tag: StaticString, styleClass: String) -> UnsafeRawBufferPointer {
             var opening = HTMLWriter()
+            opening.raw(tag)
             opening.raw(" class=\"cell ")
             opening.text(styleClass)
             opening.raw("\" id=\"row-")
             let bytes = opening.takeBytes()
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
             bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-            rowAttributes = UnsafeRawBufferPointer(storage)
+            return UnsafeRawBufferPointer(storage)
         }
 
         deinit {
-            rowAttributes.deallocate()
+            rowOpening.deallocate()
+            tableRowOpening.deallocate()
             // Unlinked one by one, so that freeing a long list never depends on each cell's
             // release recursing into the next (2.5 million idle cells freed fine without this in
             // a debug build; it costs nothing per row).

@@ -232,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--axe-paths", nargs="+", default=[
         "/", "/articles", "/articles?author_id__lte=10&score__isnull=0&sort=-score", f"/articles?q={make_database.SEARCH_WORD}",
         "/articles/3", "/authors", "/authors/5", "/article_summary", "/article_tags", "/article_tags/2%2Ca%252Cb%2525c",
-        "/tags", HOSTILE_PATH, f"{HOSTILE_PATH}/2"])
+        "/tags", HOSTILE_PATH, f"{HOSTILE_PATH}/2", "/articles/-/schema", "/articles?facet=author_id&facet=words&words=10",
+        "/-/query?sql=select+id,+title,+author_id+from+articles+where+id+%3C+6"])
     parser.add_argument("--only", nargs="+", choices=[n for n, _ in SCENARIOS], help="run only these scenarios")
     parser.add_argument("--ignore-console", metavar="REGEX", help="ignore SEVERE console messages matching REGEX")
     parser.add_argument("--timeout", type=float, default=15.0)

@@ -66,7 +66,8 @@ word=$("$python" "$here/make_database.py" --print search-word)
 # A page reached by a cursor, as the first page's next link names it.
 cursor_page=$(curl -fsS "$db_base/articles.json?sort=-score" | "$python" -c 'import json, sys; print(json.load(sys.stdin)["links"]["next"].replace(".json?", "?", 1))')
 db_pages=(/ /articles "/articles?author_id__lte=10&score__isnull=0&sort=-score" "/articles?q=$word" "$cursor_page" /articles/3
-    /article_summary /article_tags '/article_tags/2%2Ca%252Cb%2525c' /authors /authors/5 /tags /tags/slash%2Ftag "$hostile" "$hostile/2" /articles/-/schema)
+    /article_summary /article_tags '/article_tags/2%2Ca%252Cb%2525c' /authors /authors/5 /tags /tags/slash%2Ftag "$hostile" "$hostile/2" /articles/-/schema
+    "/articles?facet=author_id&facet=words&words=10" "/-/query?sql=select+id,+title,+author_id+from+articles+where+id+%3C+6")
 step "$python" "$here/check_markup.py" --base-url "$db_base" "${db_pages[@]}" "/articles?q=$word&sort=-words&fragment=rows" \
     /articles/99999 '/articles?nope=%3Cscript%3E' "$hostile/999999"
 step "$python" "$here/check_markup.py" --base-url "$db_base" "$hostile?limit=1000" "$hostile?limit=1000&fragment=rows" \

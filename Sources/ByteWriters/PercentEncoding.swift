@@ -52,4 +52,26 @@ public enum PercentEncoding {
             return count
         }
     }
+
+    /// `bytes` with every `%XX` decoded, as libmicrohttpd decodes a path: a malformed escape stays as
+    /// it is, `+` is not a space, and `%00` becomes a NUL character (for the caller to refuse).
+    public static func decoded(_ bytes: some Collection<UInt8>) -> String {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            let first = bytes.index(after: index)
+            if byte == UInt8(ascii: "%"), first != bytes.endIndex, bytes.index(after: first) != bytes.endIndex,
+                let high = HexDigits.value(of: bytes[first]), let low = HexDigits.value(of: bytes[bytes.index(after: first)])
+            {
+                decoded.append(high << 4 | low)
+                index = bytes.index(first, offsetBy: 2)
+            } else {
+                decoded.append(byte)
+                index = first
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
 }

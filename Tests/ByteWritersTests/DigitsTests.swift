@@ -56,4 +56,15 @@ import Testing
         #expect(HexDigits.string(of: [0x00, 0x0A, 0xFF]) == "000aff")
         #expect((UInt8.min...UInt8.max).filter { HexDigits.value(of: $0) != nil }.count == 22)
     }
+
+    /// Decoding as libmicrohttpd decodes a path: malformed escapes kept, `+` kept, `%00` a NUL.
+    @Test func percentDecodingKeepsWhatIsNotAnEscape() {
+        #expect(PercentEncoding.decoded("/my%20list/%C3%A9".utf8) == "/my list/é")
+        #expect(PercentEncoding.decoded("a+b%2Bc".utf8) == "a+b+c")
+        #expect(PercentEncoding.decoded("100%".utf8) == "100%")
+        #expect(PercentEncoding.decoded("%4".utf8) == "%4")
+        #expect(PercentEncoding.decoded("%zz%41".utf8) == "%zzA")
+        #expect(PercentEncoding.decoded("a%00b".utf8) == "a\u{0}b")
+        #expect(PercentEncoding.decoded(ArraySlice("x%2fy".utf8)) == "x/y")
+    }
 }

@@ -13,7 +13,7 @@ enum NextPath {
         let withoutFragment = next.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
         let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         // The path decoded once more (`/%2F` is `//`): what a browser could read it as.
-        let path = percentDecoded(parts[0])
+        let path = PercentEncoding.decoded(parts[0].utf8)
         guard isSafe(next), isSafe(path) else { return "/" }
         let keptInPath = Set("/!$&'()*+,;=:@".utf8)
         var rebuilt = PercentEncoding.encoded(path) { PercentEncoding.isUnreserved($0) || keptInPath.contains($0) }
@@ -30,23 +30,5 @@ enum NextPath {
         let second = scalars.dropFirst().first
         guard second != "/", second != "\\" else { return false }
         return !scalars.contains { $0 == "\\" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
-    }
-
-    private static func percentDecoded(_ text: Substring) -> String {
-        let raw = Array(text.utf8)
-        var decoded: [UInt8] = []
-        var index = 0
-        while index < raw.count {
-            if raw[index] == UInt8(ascii: "%"), index + 2 < raw.count, let high = HexDigits.value(of: raw[index + 1]),
-                let low = HexDigits.value(of: raw[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(raw[index])
-                index += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
     }
 }

@@ -51,21 +51,7 @@ final class RequestContext {
     /// except that `%00` becomes a NUL character instead of cutting the path short, so handlers can refuse it.
     static func decodePath(_ raw: ArraySlice<UInt8>) -> String {
         guard raw.contains(UInt8(ascii: "%")) else { return String(decoding: raw, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(raw.count)
-        var index = raw.startIndex
-        while index < raw.endIndex {
-            if raw[index] == UInt8(ascii: "%"), index + 2 < raw.endIndex, let high = HexDigits.value(of: raw[index + 1]),
-                let low = HexDigits.value(of: raw[index + 2])
-            {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(raw[index])
-                index += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
+        return PercentEncoding.decoded(raw)
     }
 
     /// The raw query (after the first `?`), or nil when the target has none.

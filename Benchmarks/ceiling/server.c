@@ -313,14 +313,14 @@ static const char PAGE_HEAD[] =
     "<li><a href=\"/settings\">Settings</a></li><li><a href=\"/catalog\">Catalog</a></li>"
     "<li><a href=\"/reports\">Reports</a></li><li><a href=\"/big\">Big</a></li>"
     "<li><a href=\"/xss\">Hostile data</a></li>"
-    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/sensors\">Sensors</a></li>"
+    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/tasting-notes\">Tasting notes</a></li>"
+    "<li><a href=\"/sensors\">Sensors</a></li>"
     "<li><a href=\"/db/regions\">Regions</a></li><li><a href=\"/db/wines\">Wine cellar</a></li></ul></nav></header>\n"
     "<main id=\"main\" class=\"table-view\" data-list=\"listbench\">\n"
     "<h1>Listbench</h1>\n";
 static const char PAGE_TAIL[] =
     "<p id=\"live\" class=\"visually-hidden\" role=\"status\" aria-live=\"polite\"></p>\n</main>\n"
-    "<footer class=\"site-footer\"><p>Rendered by Cellar with recycled cells. <a href=\"/healthz\">Health</a>"
-    " \xC2\xB7 <a href=\"/metrics\">Metrics</a></p></footer>\n</body>\n</html>\n";
+    "<footer class=\"site-footer\"><p>Rendered by Cellar with recycled cells.</p></footer>\n</body>\n</html>\n";
 
 static void write_html(buf_t *b, const page_t *pg, int whole_page) {
     static const char path[] = "/listbench";

@@ -1,7 +1,7 @@
 /// Base64 without padding, in the URL-safe alphabet (`-` and `_`), for cookies and tokens; and the
 /// standard alphabet without padding, for password hashes (the PHC string format). Byte loops over
-/// UTF-8: a session is decoded on every request, and Character-wise string work cost a signed-in
-/// request some 200,000 instructions (BENCHMARKS.md, "Sign-in's crypto").
+/// UTF-8, not Character-wise string work: a session is decoded on every request (BENCHMARKS.md,
+/// "Sign-in's crypto", says what the difference was).
 enum Base64URL {
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

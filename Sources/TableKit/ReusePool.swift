@@ -18,7 +18,7 @@ public final class ReusePool {
         /// The row element's opening up to its identifier, `<li class="cell STYLE" id="row-`, with
         /// the CSS class escaped once for an attribute value; and the same as a table row's,
         /// `<tr class="cell STYLE" id="row-`, for the columns layout. Raw memory owned by the entry,
-        /// so writing one per row is one copy and retains nothing.
+        /// so a row writes its opening as one copy of bytes, with no object to count.
         let rowOpening: UnsafeRawBufferPointer
         let tableRowOpening: UnsafeRawBufferPointer
         /// The cell recycled last: the top of this entry's idle cells, each linked to the one

@@ -73,7 +73,7 @@ final class HTMLListBody: ListBody {
                 stage = .tail
             case .tail:
                 Pager.write(page, links: links, paging: route.paging, into: &html)
-                if format == .page { site.writeTail(title: controller.title, currentPath: route.href, into: &html) }
+                if format == .page { site.writeTail(title: controller.title, currentPath: route.navigationHref, into: &html) }
                 stage = .done
             case .done:
                 return true
@@ -84,8 +84,10 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.href, into: &html, mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
+            title: route.title, currentPath: route.navigationHref, into: &html,
+            mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
             listName: route.listName, infiniteScroll: route.infiniteScroll)
+        if let parent = route.parent { DetailPage.writeBackLink(to: parent.href, title: parent.title, into: &html) }
         html.element("h1", text: route.title)
         html.raw("\n")
         switch controller.action {

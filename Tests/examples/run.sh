@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The examples build and run as their READMEs say. For Examples/Bookshelf: a debug build of its
 # own package (which depends on this repository by path), then the server started from the
-# example's folder on a free port and asked for its page, rows fragment, JSON, details, a 404,
+# example's folder on a free port and asked for its page, rows fragment, JSON, a book's detail list
+# (page, JSON, paging, fragment), a 404,
 # its form (with a mistake, then corrected), /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
 # and log `stopping` and `stopped`. Its Dockerfile is linted with hadolint, and the files its
 # build stage copies are checked against its Dockerfile.dockerignore; so is the Dockerfile in
@@ -176,25 +177,43 @@ assert page["meta"]["total"] == 4, page["meta"]
 EOF
 }
 check "GET /books.json: valid JSON, two sections, each row's cell and Encodable item" json_check
+# A book's detail is a list of its own (`detail:` in main.swift): its editions, in the site's frame.
 detail_check() {
     [ "$(get /books/3)" = 200 ] && content_type_is text/html || return 1
-    body_has '<h1>Piranesi</h1>' '<dt>Author</dt><dd>Susanna Clarke</dd>' '<dt>Published</dt><dd>2020</dd>' '<a href="/books">Back to Books</a>'
+    body_has '<title>Piranesi · Bookshelf</title>' '<p><a href="/books">Back to Books</a></p>' '<h1>Piranesi</h1>' \
+        '<a href="/books" aria-current="page">Books</a>' \
+        '<h2 class="section-header" id="section-0-header">Editions of Piranesi, by Susanna Clarke</h2>' \
+        '<span class="cell-title">Bloomsbury</span>' '<span class="cell-subtitle">Paperback, 2021</span>' || return 1
+    ! grep -q 'href="/books/3/' "$work/body" || { echo "    an edition links to a detail"; return 1; }
 }
-check "GET /books/3: the detail page" detail_check
+check "GET /books/3: the book's detail list (its editions), with a way back to Books" detail_check
 detail_json_check() {
     [ "$(get /books/1.json)" = 200 ] && content_type_is application/json || return 1
-    "$python" - "$work/body" <<'EOF'
+    "$python" - "$work/body" <<'EOF2'
 import json, sys
-detail = json.load(open(sys.argv[1]))
-assert detail["id"] == "1" and detail["cell"] == "ReadingCell", detail
-assert detail["fields"] == [{"label": "Author", "value": "Ursula K. Le Guin"}, {"label": "Published", "value": "1974"}], detail["fields"]
-assert detail["item"]["title"] == "The Dispossessed", detail["item"]
-assert detail["links"] == {"self": "/books/1", "list": "/books"}, detail["links"]
-EOF
+page = json.load(open(sys.argv[1]))
+assert page["title"] == "The Dispossessed" and page["list"] == "/books/1", page
+assert page["meta"]["total"] == 2, page["meta"]
+rows = [row for section in page["sections"] for row in section["rows"]]
+assert [row["cell"] for row in rows] == ["EditionCell", "EditionCell"], rows
+assert rows[0]["item"] == {"year": 1974, "publisher": "Harper & Row", "format": "Hardcover"}, rows[0]
+assert rows[0]["href"] is None, rows[0]
+assert page["links"]["self"].startswith("/books/1.json"), page["links"]
+EOF2
 }
-check "GET /books/1.json: the detail's JSON, with its item" detail_json_check
-check "GET /books/999: 404" test "$(get /books/999)" = 404
-check "GET /books/999.json: 404" test "$(get /books/999.json)" = 404
+check "GET /books/1.json: the detail list's JSON, each edition's item" detail_json_check
+detail_page_check() {
+    [ "$(get '/books/3.json?limit=1&offset=1')" = 200 ] || return 1
+    grep -i '^link:' "$work/head" | grep -qF '</books/3.json?offset=0&limit=1>; rel="prev"' || { echo "    no rel=prev Link"; return 1; }
+    "$python" -c 'import json,sys; p=json.load(open(sys.argv[1])); assert [r["item"]["format"] for s in p["sections"] for r in s["rows"]] == ["Paperback"], p' "$work/body" || return 1
+    [ "$(get '/books/3?fragment=rows')" = 200 ] && body_has 'Bloomsbury' && ! grep -q '<html' "$work/body"
+}
+check "GET /books/3.json?limit=1&offset=1 and /books/3?fragment=rows: the detail list pages, and has its rows fragment" detail_page_check
+missing_check() {
+    [ "$(get /books/999)" = 404 ] && body_has 'Books has no row “999”.' || return 1
+    [ "$(get /books/999.json)" = 404 ] && content_type_is application/json
+}
+check "GET /books/999 and /books/999.json: 404, naming the row" missing_check
 # The form at /books/new: a mistake comes back in place, then the corrected book is kept.
 form_page_check() {
     [ "$(get /books/new)" = 200 ] && content_type_is text/html || return 1
@@ -265,6 +284,7 @@ fi
 check "the log says stopping, then stopped" \
     bash -c "grep -qE 'msg=stopping .*signal=SIGTERM' '$artifacts/serve.out' && grep -qE 'msg=stopped( |$)' '$artifacts/serve.out'"
 check "stderr stayed empty" test ! -s "$artifacts/serve.err"
+
 
 summary
 [ "$failed" -eq 0 ]

@@ -3,9 +3,12 @@ import Cellar
 
 App.run(siteName: "Bookshelf") { app in
     try app.register(ReadingCell.self)  // the class cell
-    try app.registerPrototypes()  // Public/prototypes/ReadCell.html
+    try app.registerPrototypes()  // Public/prototypes/ReadCell.html and EditionCell.html
     let library = Library()
-    app.list("/books", title: "Books") { _ in BookshelfController(shelves: library.all) }
+    // Selecting a book shows its editions: a list of its own at /books/:id (nil: no such book, 404).
+    app.list("/books", title: "Books", detail: { id, _ in library.book(id: id).map { EditionsController(book: $0) } }) { _ in
+        BookshelfController(shelves: library.all)
+    }
     // A mistake comes back 422 with each message on its field; a book kept sends the browser to the list (303).
     app.form("/books/new", title: "Add a book", { _ in NewBookForm() }) { (book: NewBook, _) in
         library.add(title: book.title, author: book.author, year: book.year, isRead: book.isRead)

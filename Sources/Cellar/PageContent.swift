@@ -24,6 +24,9 @@ public struct PageContent: ~Copyable {
     /// The class of `<main>`, which the stylesheet keys on: `page-view`, and `form-view` too for a
     /// page of field cells (the sign-in page's).
     var mainClass: StaticString = "page-view"
+    /// The document's `<title>` when it is not ``title`` (the sign-in page's "Error: Sign in" after a
+    /// failure, what a screen reader says first of the page).
+    var documentTitle: String?
 
     init(title: String) {
         self.title = title

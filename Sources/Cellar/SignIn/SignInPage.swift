@@ -101,6 +101,7 @@ struct SignInPage: Sendable {
         let formPage = FormPage(
             title: "Sign in", path: Self.path, action: Self.path, form: form, errors: errors, hiddenFields: [("next", next)])
         page.mainClass = "page-view form-view"
+        if failed { page.documentTitle = "Error: " + page.title }
         try formPage.writeContent(into: &page.html, registry: registry)
     }
 

@@ -19,6 +19,7 @@ enum SiteAssets {
         "app.css": PackageResources.app_css,
         "app+columns.css": PackageResources.app_columns_css,
         "app+forms.css": PackageResources.app_forms_css,
+        "app+session.css": PackageResources.app_session_css,
     ]
 
     /// The built-in files by their path under `/static/`, each with the file of `Site/Assets/`

@@ -97,10 +97,14 @@ import Testing
         #expect(form.contains("<button class=\"button\" type=\"submit\">Sign in</button>"))
         #expect(!form.contains("error-summary"))
         #expect(!form.contains("aria-invalid"))
+        // Outside <main>, the session's link is in a landmark of its own, as axe-core wants.
+        #expect(form.contains("<nav class=\"session\" aria-label=\"Account\"><a href=\"/-/signin\">Sign in</a></nav>"))
 
         let failed = try server.post("/-/signin", form: "account=%3Cb%3Ealice&password=\(SignInFixture.alicePassword)x&next=%2Fpeople")
         #expect(failed.status == 401)
         let page = failed.text
+        #expect(page.contains("<title>Error: Sign in"))
+        #expect(page.contains("<h1>Sign in</h1>"))
         #expect(page.contains("<div class=\"error-summary\" role=\"alert\""))
         #expect(page.contains("<a href=\"#field-password\">\(SignInPage.failureMessage)</a>"))
         #expect(page.contains("<p class=\"field-error\" id=\"field-password-error\">"))

@@ -180,8 +180,9 @@ public struct SiteLayout: Sendable {
         write(beforeMain, title: title, currentPath: currentPath, into: &html)
         if let signedInActor {
             writeSession(signedInActor, into: &html)
-        } else if offersSignIn {
-            // A landmark of its own, as everything on the page is in one (it comes after the layout's header).
+        } else if offersSignIn, currentPath != SignInPage.path {
+            // Everywhere but on the sign-in page itself; a landmark of its own, as everything on
+            // the page is in one (it comes after the layout's header).
             html.raw("<nav class=\"session\" aria-label=\"Account\"><a href=\"/-/signin\">Sign in</a></nav>\n")
         }
         html.raw("<main id=\"main\" class=\"")

@@ -54,6 +54,8 @@ public enum Showcase {
             PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }
         try TastingNotes.install(in: app)
+        // `--development` only: an account to try sign-in with, its password on standard error.
+        try app.addDemoAccount()
         CellarSensors().install(in: app)
         try SampleDatabase.install(in: app)
     }

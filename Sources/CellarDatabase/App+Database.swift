@@ -64,7 +64,7 @@ extension App {
         // Every summary (a count), and the SQL page's connections, before the first list is mounted:
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try (list.description ?? Self.summary(of: list, in: database)) + " · " + Self.columnNames(of: list) }
-        let queries = try queryRunner(for: database, configuration: configuration)
+        let (queries, writtenSQL) = try queryRunner(for: database, configuration: configuration) ?? (nil, false)
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
@@ -76,7 +76,7 @@ extension App {
         // The index and a path no route answers look for tables created since.
         live.addCheck { _ = try? catalog.generation() }
         if let queries {
-            if databaseAllowsSQL, configuration.allowsSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
+            if writtenSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
             mountCannedQueries(canned, database: database, runner: queries, prefix: prefix)
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
@@ -122,25 +122,24 @@ extension App {
     /// The connections `/-/query` and the canned queries run statements on (``QueryRunner``), or nil
     /// when there are none to run: the SQL page off (`--no-sql`, ``App/databaseAllowsSQL``, or
     /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
-    /// off: they run only what the configuration says.
-    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
-        guard databaseAllowsSQL && configuration.allowsSQL || !configuration.queries.isEmpty else { return nil }
+    /// off: they run only what the configuration says. `writtenSQL`: whether `/-/query` is on —
+    /// not over PostgreSQL when the serving role can do more than read.
+    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> (QueryRunner?, writtenSQL: Bool)? {
+        let sqlPage = databaseAllowsSQL && configuration.allowsSQL
+        guard sqlPage || !configuration.queries.isEmpty else { return nil }
         switch database.engine {
         case .postgres(let pool):
-            if let query = configuration.queries.first {
-                throw configuration.error("queries.\(query.name)", "canned queries are served from SQLite databases only, for now")
-            }
-            let reach = try QueryRunner.reachBeyondReading(in: database)
-            guard reach.isEmpty else {
+            let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
+            if !reach.isEmpty {
                 logger.warning(
                     "/-/query is off: the serving role can do more than read through it; serve with a role that may only SELECT, or --no-sql",
                     metadata: ["database": "\(database.displayName)", "role_may": "\(reach.joined(separator: "; "))"])
-                return nil
+                guard !configuration.queries.isEmpty else { return nil }
             }
-            return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)
+            return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit), sqlPage && reach.isEmpty)
         case .sqlite:
             do {
-                return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
+                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit), sqlPage)
             } catch {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }

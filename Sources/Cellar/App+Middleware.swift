@@ -23,9 +23,9 @@ extension App {
         self.middleware.append(middleware)
     }
 
-    /// What the server answers through: ``makeRouter()`` inside the app's middleware.
+    /// What the server answers through: ``makeServingRouter()`` inside the app's middleware.
     public func makeResponder() -> any HTTPResponder {
-        middlewareChain(around: makeRouter())
+        middlewareChain(around: makeServingRouter())
     }
 
     /// `responder` inside the app's middleware (``crossOriginProtection`` first, then sign-in when

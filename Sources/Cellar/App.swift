@@ -97,6 +97,8 @@ public final class App: @unchecked Sendable {
     /// any, `serve` answers through a ``DeferredStart`` until they are mounted.
     public internal(set) var deferredMounts: [DeferredMount] = []
     private var index: (path: String, title: String)?
+    /// ``liveRoutes``, once something asked for them.
+    var liveRoutesStorage: LiveRoutes?
     /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:handler:)``): each made when the router
     /// is, from what a request needs of the app then (the site's frame is complete only once every list is mounted).
     var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []

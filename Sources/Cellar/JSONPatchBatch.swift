@@ -6,8 +6,12 @@
 ///   {"op": "insert", "section": 0, "sectionId": "0", "before": "9", "row": {"id": "8", "cell": "…", "href": "…", "item": {…}}},
 ///   {"op": "replace", "row": {"id": "3", …}},
 ///   {"op": "section", "index": 0, "id": "0", "header": "…", "footer": "…"},
-///   {"op": "page", "meta": {"offset": 0, "limit": 50, "total": 1001, …}, "links": {"self": "…", …, "next": "…"}}]}
+///   {"op": "page", "meta": {"offset": 0, "limit": 50, "total": 1001, …}, "links": {"self": "…", …, "next": "…"}},
+///   {"op": "members", "facets": {…}}]}
 /// ```
+///
+/// `members` comes when the list's own members beside its rows changed (a database list's
+/// `facets`: a count moved), with each of them as the list's JSON has it; at most every 2 s.
 ///
 /// `page` comes when the window's `meta` or `links` (as the list's JSON has them) changed: rows
 /// entered or left the list, or the window reaches its end or no longer does.
@@ -52,6 +56,9 @@ enum JSONPatchBatch {
                 json.string("page")
                 json.raw(",")
                 version.pager.withUnsafeBytes { json.append($0) }
+            case .liveHeader:
+                json.string("members")
+                version.liveHeader.withUnsafeBytes { json.append($0) }
             case .titles(let new, _):
                 json.string("section")
                 json.raw(",")

@@ -169,8 +169,10 @@ public final class ListWatchers: Sendable {
             // that has seen it (one that loaded more rows, or returns to a hidden tab) has the rows
             // as they are, and needs no refresh. For a list not watched until now, changes may
             // have gone unnoticed: it starts at the latest sequence.
+            let logged = log
             let made = try WatchedWindow(
-                route: route, request: request, format: format, responder: responder, sequence: position ?? lastChange ?? currentSequence)
+                route: route, request: request, format: format, responder: responder, sequence: position ?? lastChange ?? currentSequence
+            ) { [weak self] in logged?.currentPosition() ?? self?.sequence.add(1, ordering: .sequentiallyConsistent).newValue ?? 0 }
             let (kept, monitors, changedMeanwhile) = state.withLock { state -> (WatchedWindow, [@Sendable () -> Void], Bool) in
                 purgeIdle(&state)
                 if let existing = state.windows[key] { return (existing, [], false) }

@@ -9,7 +9,8 @@ import TableKit
 /// and their `<template>` holds the `<li>` the list's own cell renders. A row goes `before` the
 /// next row its section kept, or `after` the one before it, or is appended to its section's `<ul>`
 /// (`section-ID-rows`, the section's identifier percent-encoded as the page writes it);
-/// a section's header and footer texts are `update`d, the pager (`#list-pager`) `replace`d. A header or footer that appears or
+/// a section's header and footer texts are `update`d, the pager (`#list-pager`) and the table
+/// header's live part (`#list-live-header`, a database list's facets) `replace`d. A header or footer that appears or
 /// disappears, or a section that does, cannot be patched: the batch is a single `refresh`.
 enum TurboStreamBatch {
     /// The batch's elements, one per line: the data of one event.
@@ -46,6 +47,11 @@ enum TurboStreamBatch {
                 html.raw(Pager.elementID)
                 html.raw("\"")
                 writeTemplate(version.pager, into: &html)
+            case .liveHeader:
+                html.raw("<turbo-stream action=\"replace\" target=\"")
+                html.raw(liveHeaderElementID)
+                html.raw("\"")
+                writeTemplate(version.liveHeader, into: &html)
             case .titles(let new, let old):
                 guard (new.header == nil) == (old.header == nil), (new.footer == nil) == (old.footer == nil) else { return refresh }
                 if let header = new.header, header != old.header {

@@ -23,7 +23,16 @@ final class WatchedWindow: Sendable {
         var watchers = 0
         /// When the last watcher left; nil while anyone watches.
         var idleSince: ContinuousClock.Instant?
+        /// When the table header's live part (facets) was last sent, and whether a change to it
+        /// is held for a later render (``liveHeaderInterval``).
+        var liveHeaderSent: ContinuousClock.Instant?
+        var liveHeaderHeld = false
     }
+
+    /// The least time between two patches of the table header's live part (a facet's counts):
+    /// counting is a query per facet, and a list written to many times a second would have its
+    /// facets replaced under the reader's pointer. Rows are patched as they change.
+    static let liveHeaderInterval = Duration.seconds(2)
 
     /// The most batches, and bytes of batches, kept for replay.
     static let logLimit = (batches: 64, bytes: 1024 * 1024)
@@ -34,13 +43,20 @@ final class WatchedWindow: Sendable {
     let responder: ListResponder
     private let group = EventStreamGroup()
     private let state: Locked<State>
+    /// The sequence of a batch made by a held render (``liveHeaderInterval``), not by a change.
+    private let nextSequence: @Sendable () -> UInt64
 
-    /// Renders the window's first version; throws as the list's page would.
-    init(route: ListRoute, request: Request, format: WatchFormat, responder: ListResponder, sequence: UInt64) throws {
+    /// Renders the window's first version; throws as the list's page would. `nextSequence` numbers
+    /// a batch the window sends by itself: a held change to its table header's live part.
+    init(
+        route: ListRoute, request: Request, format: WatchFormat, responder: ListResponder, sequence: UInt64,
+        nextSequence: @escaping @Sendable () -> UInt64
+    ) throws {
         self.route = route
         self.request = request
         self.format = format
         self.responder = responder
+        self.nextSequence = nextSequence
         let version = try responder.guarded(request, route: route) {
             try WindowVersion.render(route, request: request, format: format, responder: responder)
         }
@@ -109,7 +125,7 @@ final class WatchedWindow: Sendable {
             }
             do {
                 let new = try WindowVersion.render(route, request: request, format: format, responder: responder)
-                let patch = try WindowPatch.between(state.version, new, reloading: changes?.reloadedRows ?? [])
+                var patch = try WindowPatch.between(state.version, new, reloading: changes?.reloadedRows ?? [])
                 if let contradictions = changes?.contradictions(old: state.version, new: new, patch: patch), !contradictions.isEmpty {
                     responder.app.logger.error(
                         "the changes stated for a watched list contradict it; its watchers get the list as it is",
@@ -118,7 +134,9 @@ final class WatchedWindow: Sendable {
                             "contradictions": "\(contradictions.joined(separator: "; "))",
                         ])
                 }
+                let sentLiveHeader = state.version.liveHeader
                 state.version = new.withoutRows
+                holdLiveHeaderIfTooSoon(&patch, &state, sent: sentLiveHeader)
                 guard !patch.isEmpty else { return true }
                 let sequence = nextSequence()
                 let data =
@@ -139,6 +157,29 @@ final class WatchedWindow: Sendable {
                 return false
             }
         }
+    }
+
+    /// Takes the live header's replacement out of `patch` when one was sent less than
+    /// ``liveHeaderInterval`` ago: the kept version keeps the header the watchers have, so the
+    /// difference stays, and a render when the interval is over sends it (the latest counts).
+    private func holdLiveHeaderIfTooSoon(_ patch: inout WindowPatch, _ state: inout State, sent sentLiveHeader: [UInt8]) {
+        guard patch.operations.contains(.liveHeader) else { return }
+        let now = ContinuousClock.now
+        guard let sent = state.liveHeaderSent, now - sent < Self.liveHeaderInterval else {
+            state.liveHeaderSent = now
+            return
+        }
+        patch.operations.removeAll { $0 == .liveHeader }
+        state.version.liveHeader = sentLiveHeader
+        guard !state.liveHeaderHeld else { return }
+        state.liveHeaderHeld = true
+        let wait = sent + Self.liveHeaderInterval - now
+        let started = Threads.detach { [self] in
+            Threads.sleep(wait)
+            self.state.withLock { $0.liveHeaderHeld = false }
+            _ = refresh(nextSequence: nextSequence)
+        }
+        if !started { state.liveHeaderHeld = false }
     }
 
     /// Closes every watcher's stream.

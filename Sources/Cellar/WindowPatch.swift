@@ -20,6 +20,8 @@ struct WindowPatch: Sendable {
         case titles(new: WindowVersion.Section, old: WindowVersion.Section)
         /// The pager changed (the rows it counts, its links): the new version's ``WindowVersion/pager``.
         case pager
+        /// The table header's live part changed (a facet's counts): the new version's ``WindowVersion/liveHeader``.
+        case liveHeader
         /// The window cannot be patched row by row: the client loads it again.
         case refresh
     }
@@ -38,7 +40,7 @@ struct WindowPatch: Sendable {
             case .insert: inserted += 1
             case .remove: removed += 1
             case .replace: changed += 1
-            case .titles, .pager, .refresh: break
+            case .titles, .pager, .liveHeader, .refresh: break
             }
         }
         return (inserted, removed, changed)
@@ -92,6 +94,8 @@ struct WindowPatch: Sendable {
             operations.append(.titles(new: newSection, old: oldSection))
         }
         if old.pager != new.pager { operations.append(.pager) }
+        // Replaced in place: one that appears or goes has no element to replace, and waits for a reload.
+        if old.liveHeader != new.liveHeader, !old.liveHeader.isEmpty, !new.liveHeader.isEmpty { operations.append(.liveHeader) }
         return WindowPatch(operations: operations)
     }
 }

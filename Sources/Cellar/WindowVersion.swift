@@ -24,6 +24,10 @@ struct WindowVersion: Sendable {
     /// members: the rows counted and the links to the neighbouring pages, which rows entering or
     /// leaving the list change.
     var pager: [UInt8] = []
+    /// The part of the page's table header that follows the rows (``TableController/renderLiveHeader(into:)``:
+    /// a database list's facets), or for JSON the list's own members (``JSONItemWriting/writeListMembers(into:)``:
+    /// `,"facets":{…}`); empty for a list that has none.
+    var liveHeader: [UInt8] = []
 
     /// Renders the window `request` names of `route`'s list, in `format`.
     ///
@@ -53,6 +57,8 @@ struct WindowVersion: Sendable {
                     into: WindowVersionSink(
                         page: JSONTableSink(route: route, controller: controller, registry: responder.app.registry, rowErrors: rowErrors)))
                 var json = JSONWriter()
+                (controller as? any JSONItemWriting)?.writeListMembers(into: &json)
+                version.liveHeader = json.takeBytes()
                 json.pageMembers(page, links: links)
                 version.pager = json.takeBytes()
             } else {
@@ -62,6 +68,8 @@ struct WindowVersion: Sendable {
                 var html = HTMLWriter()
                 Pager.write(page, links: links, paging: route.paging, into: &html)
                 version.pager = html.takeBytes()
+                controller.renderLiveHeader(into: &html)
+                version.liveHeader = html.takeBytes()
             }
             return version
         } catch let error as SnapshotError {

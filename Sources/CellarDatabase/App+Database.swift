@@ -13,7 +13,9 @@ extension App {
     /// `readyz`, `-`, `index.json`, or `index`, whose JSON would be the index's) or another list's
     /// JSON is at `/-/{name}`; a name with a `/`, or starting with `:` or `*`, or `.` or `..` (which
     /// links lose to URL normalisation), is at `/-/x{hex of its UTF-8}`. The index links every list
-    /// where it is.
+    /// where it is. A table created while the app serves is mounted the same way once a request
+    /// sees the new schema (its list, the index or a path no route answers), and a dropped one
+    /// leaves the index and navigation (``LiveRoutes``).
     ///
     /// - Parameters:
     ///   - prefix: a path the lists go under (`/shop` → `/shop/items`); with one, no index is
@@ -35,12 +37,17 @@ extension App {
             throw configuration.error(
                 "tables." + name, "the database has no table or view “\(name)”; it has \(tables.map(\.name).joined(separator: ", "))")
         }
+        let live = liveRoutes
+        let routed = Locked(Set<String>())
         let catalog = try DatabaseCatalog(
             database: database,
             mounted: tables.map { table in
                 DatabaseCatalog.Mounted(
                     name: table.name, path: prefix + (paths[table.name] ?? Self.hexPath(for: table.name)), settings: configuration.tables[table.name])
-            }, file: configuration)
+            }, file: configuration,
+            adoption: DatabaseCatalog.Adoption(prefix: prefix) { catalog in
+                live.update { app in app.followTables(of: catalog, routed: routed) }
+            })
         let made = catalog.initialLists
         for list in made {
             if let rules = list.cellRules {
@@ -57,15 +64,19 @@ extension App {
         // Every summary (a count), and the SQL page's connections, before the first list is mounted:
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try (list.description ?? Self.summary(of: list, in: database)) + " · " + Self.columnNames(of: list) }
-        let queries = try queryRunner(for: database, configuration: configuration)
+        let (queries, writtenSQL) = try queryRunner(for: database, configuration: configuration) ?? (nil, false)
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
             mountList(list, catalog: catalog, summary: summary)
+            mountTableRoutes(list, catalog: catalog)
             mounted.append((list.schema.name, list.path))
         }
+        routed.withLock { $0 = Set(made.map(\.path)) }
+        // The index and a path no route answers look for tables created since.
+        live.addCheck { _ = try? catalog.generation() }
         if let queries {
-            if databaseAllowsSQL, configuration.allowsSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
+            if writtenSQL { mountQuery(database, runner: queries, at: Self.queryPath(under: prefix)) }
             mountCannedQueries(canned, database: database, runner: queries, prefix: prefix)
         }
         if prefix.isEmpty { indexList(at: "/", title: indexTitle) }
@@ -103,6 +114,7 @@ extension App {
         guard let list = catalog.initialLists.first else { return path }
         try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
         mountList(list, catalog: catalog)
+        mountTableRoutes(list, catalog: catalog)
         monitorChanges(of: database, lists: [list])
         return path
     }
@@ -110,25 +122,24 @@ extension App {
     /// The connections `/-/query` and the canned queries run statements on (``QueryRunner``), or nil
     /// when there are none to run: the SQL page off (`--no-sql`, ``App/databaseAllowsSQL``, or
     /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
-    /// off: they run only what the configuration says.
-    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> QueryRunner? {
-        guard databaseAllowsSQL && configuration.allowsSQL || !configuration.queries.isEmpty else { return nil }
+    /// off: they run only what the configuration says. `writtenSQL`: whether `/-/query` is on —
+    /// not over PostgreSQL when the serving role can do more than read.
+    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> (QueryRunner?, writtenSQL: Bool)? {
+        let sqlPage = databaseAllowsSQL && configuration.allowsSQL
+        guard sqlPage || !configuration.queries.isEmpty else { return nil }
         switch database.engine {
         case .postgres(let pool):
-            if let query = configuration.queries.first {
-                throw configuration.error("queries.\(query.name)", "canned queries are served from SQLite databases only, for now")
-            }
-            let reach = try QueryRunner.reachBeyondReading(in: database)
-            guard reach.isEmpty else {
+            let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
+            if !reach.isEmpty {
                 logger.warning(
                     "/-/query is off: the serving role can do more than read through it; serve with a role that may only SELECT, or --no-sql",
                     metadata: ["database": "\(database.displayName)", "role_may": "\(reach.joined(separator: "; "))"])
-                return nil
+                guard !configuration.queries.isEmpty else { return nil }
             }
-            return QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit)
+            return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit), sqlPage && reach.isEmpty)
         case .sqlite:
             do {
-                return try QueryRunner(path: database.path, timeLimit: database.options.timeLimit)
+                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit), sqlPage)
             } catch {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }
@@ -156,10 +167,35 @@ extension App {
         }
     }
 
-    /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
-    /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
-    /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
-    /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
+    /// Brings the app's lists in line with `catalog`'s latest generation: a table created since is
+    /// mounted (its CSV and schema routes once: `routed` holds the paths that have them), a
+    /// dropped one removed from the lists (its routes answer 404 from the catalog). Idempotent:
+    /// two requests may both find the change.
+    private func followTables(of catalog: DatabaseCatalog, routed: Locked<Set<String>>) {
+        let generation = catalog.latest
+        var added: [TableList] = []
+        for entry in generation.mounted {
+            let isListed = lists.contains { $0.path == entry.path }
+            if generation.present.contains(entry.name) {
+                guard !isListed, let list = generation.lists.byName[entry.name] else { continue }
+                let summary = ((try? Self.summary(of: list, in: catalog.database)) ?? (list.schema.kind == .view ? "View" : "Table"))
+                mountList(list, catalog: catalog, summary: summary + " · " + Self.columnNames(of: list))
+                if routed.withLock({ $0.insert(list.path).inserted }) {
+                    mountTableRoutes(list, catalog: catalog)
+                    added.append(list)
+                }
+                logger.info("a table was created: its list is mounted", metadata: ["table": "\(entry.name)", "path": "\(entry.path)"])
+            } else if isListed {
+                removeList(at: entry.path)
+                logger.info("a table was dropped: its list is removed", metadata: ["table": "\(entry.name)", "path": "\(entry.path)"])
+            }
+        }
+        if !added.isEmpty, case .sqlite = catalog.database.engine {
+            DatabaseChangeMonitor.watch(catalog.database, paths: Set(added.map(\.path)), watchers: watchers)
+        }
+    }
+
+    /// Mounts a table's list: each request asks `catalog` for the list as the schema is now.
     private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
         let database = catalog.database
         let name = list.schema.name
@@ -173,6 +209,15 @@ extension App {
                 ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
         }
+    }
+
+    /// Mounts a table's CSV and its schema (`/{table}/-/schema`, and `.json`), once per path. The
+    /// schema's path is two segments below the table, a row's (`/{table}/{key}`) one, so no row is
+    /// shadowed: a row keyed `-` is at `/{table}/-`, and a key holding `/` is sent as `%2F`, within
+    /// its one segment.
+    private func mountTableRoutes(_ list: TableList, catalog: DatabaseCatalog) {
+        let database = catalog.database
+        let name = list.schema.name
         route(.get, list.path + ".csv") { request in
             try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
         }

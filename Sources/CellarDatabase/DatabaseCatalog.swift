@@ -3,11 +3,13 @@ import Cellar
 import MicroHTTP
 
 /// The lists one `mount` call made, as the database's schema is now. A migration while the server
-/// runs (a column added or renamed, a table dropped) is followed without a restart: each request
-/// first compares the schema's version (``Database/currentVersions()``) with the one the lists were
-/// made from, and the first request after a change makes every list again from the schema read
-/// then. A table that is gone answers 404; one whose configuration no longer fits its columns, a
-/// 503 that says why.
+/// runs (a column added or renamed, a table created or dropped) is followed without a restart: each
+/// request first compares the schema's version (``Database/currentVersions()``) with the one the
+/// lists were made from, and the first request after a change makes every list again from the
+/// schema read then. A table that is gone answers 404; one whose configuration no longer fits its
+/// columns, a 503 that says why. A catalog of the whole database (``Adoption``) also makes lists of
+/// the tables created since, at paths chosen as at mount, and says so (``Adoption/tablesChanged``):
+/// the app's routes, index and navigation follow (``LiveRoutes``).
 ///
 /// The lists of a version are a value made whole before it is shared, behind one lock: a request
 /// uses the lists of the version it saw, whatever another request stores meanwhile.
@@ -15,6 +17,11 @@ final class DatabaseCatalog: Sendable {
     /// The lists made from one version of the schema.
     struct Generation: Sendable {
         let schemaVersion: String
+        /// Every table mounted so far, with its path: those of the mount, and those created since
+        /// (a dropped one keeps its path, should it come back).
+        let mounted: [Mounted]
+        /// The names of the mounted tables the schema has (a table whose list cannot be made is one).
+        let present: Set<String>
         let lists: DatabaseLists
         /// Tables whose list cannot be made from this schema, with why.
         let problems: [String: String]
@@ -27,8 +34,16 @@ final class DatabaseCatalog: Sendable {
         let settings: DatabaseConfiguration.Table?
     }
 
+    /// How a catalog of the whole database takes in tables created while serving.
+    struct Adoption: Sendable {
+        /// The path the lists go under (`App.mount(_:at:)`'s prefix).
+        let prefix: String
+        /// Called after a request found tables created or dropped since the last generation.
+        let tablesChanged: @Sendable (DatabaseCatalog) -> Void
+    }
+
     let database: Database
-    private let mounted: [Mounted]
+    private let adoption: Adoption?
     private let file: DatabaseConfiguration
     private let cells: DatabaseCellProvider?
     /// The tables a foreign key may link to; nil for every table the schema has.
@@ -39,10 +54,11 @@ final class DatabaseCatalog: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` for a configuration that does not fit the schema.
     init(
-        database: Database, mounted: [Mounted], file: DatabaseConfiguration, cells: DatabaseCellProvider? = nil, linkTargets: Set<String>? = nil
+        database: Database, mounted: [Mounted], file: DatabaseConfiguration, cells: DatabaseCellProvider? = nil, linkTargets: Set<String>? = nil,
+        adoption: Adoption? = nil
     ) throws {
         self.database = database
-        self.mounted = mounted
+        self.adoption = adoption
         self.file = file
         self.cells = cells
         self.linkTargets = linkTargets
@@ -52,14 +68,22 @@ final class DatabaseCatalog: Sendable {
             guard let table = database.schema.table(named: entry.name) else { continue }
             made.append(try Self.makeList(table, entry, in: database.schema, database: database, file: file, cells: cells, linkTargets: linkTargets))
         }
-        current = Locked(Generation(schemaVersion: version, lists: DatabaseLists(made), problems: [:]))
+        current = Locked(
+            Generation(
+                schemaVersion: version, mounted: mounted, present: Set(made.map(\.schema.name)), lists: DatabaseLists(made), problems: [:]))
     }
 
     /// The lists as first made (at mount).
-    var initialLists: [TableList] {
-        let lists = current.withLock { $0.lists }
-        return mounted.compactMap { lists.byName[$0.name] }
+    var initialLists: [TableList] { currentLists }
+
+    /// The lists of the generation made last, in the order their tables were mounted.
+    var currentLists: [TableList] {
+        let generation = current.withLock { $0 }
+        return generation.mounted.compactMap { generation.lists.byName[$0.name] }
     }
+
+    /// The generation made last: what the app's routes are brought in line with after a change.
+    var latest: Generation { current.withLock { $0 } }
 
     /// The list of the table `name` as the schema is now, with every list it links to, and the
     /// data's version seen with the schema's (SQLite's; nil for PostgreSQL).
@@ -84,11 +108,13 @@ final class DatabaseCatalog: Sendable {
         if known.schemaVersion == versions.schema { return (known, versions.data) }
         let made = try remake(after: known, version: versions.schema)
         current.withLock { $0 = made }
+        if let adoption, made.present != known.present { adoption.tablesChanged(self) }
         return (made, versions.data)
     }
 
     private func remake(after previous: Generation, version: String) throws -> Generation {
         let schema = try database.readSchema()
+        let mounted = adopting(schema, into: previous.mounted)
         var made: [TableList] = []
         var problems: [String: String] = [:]
         for entry in mounted {
@@ -104,7 +130,26 @@ final class DatabaseCatalog: Sendable {
                 problems[entry.name] = error.description
             }
         }
-        return Generation(schemaVersion: version, lists: DatabaseLists(made), problems: problems)
+        let present = Set(mounted.map(\.name).filter { schema.table(named: $0) != nil })
+        return Generation(schemaVersion: version, mounted: mounted, present: present, lists: DatabaseLists(made), problems: problems)
+    }
+
+    /// `mounted` and, for a catalog of the whole database, the tables of `schema` not mounted yet,
+    /// each at `/{name}` unless that path or its twins are taken (then at its hex path), as at mount.
+    private func adopting(_ schema: DatabaseSchema, into mounted: [Mounted]) -> [Mounted] {
+        guard let adoption else { return mounted }
+        var all = mounted
+        let known = Set(mounted.map(\.name))
+        let names = Set(schema.tables.map(\.name))
+        func claims(_ path: String) -> [String] { [path, path + ".json", path + ".csv"] }
+        var claimed = App.reservedDashPaths.union(mounted.flatMap { claims(String($0.path.dropFirst(adoption.prefix.count))) })
+        for table in schema.tables where !known.contains(table.name) {
+            var path = App.listPath(for: table.name, among: names)
+            if claims(path).contains(where: claimed.contains) { path = App.hexPath(for: table.name) }
+            claimed.formUnion(claims(path))
+            all.append(Mounted(name: table.name, path: adoption.prefix + path, settings: nil))
+        }
+        return all
     }
 
     /// A table's list, its label column chosen from its rows unless configured or given.

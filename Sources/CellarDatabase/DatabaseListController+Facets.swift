@@ -51,9 +51,18 @@ extension DatabaseListController {
 
     // MARK: HTML
 
+    /// The facets, alone: a watched page's facets are replaced by them when a write
+    /// changes a count (``TableController/renderLiveHeader(into:)``).
+    public func renderLiveHeader(into html: inout HTMLWriter) {
+        guard context.rowIdentifier == nil else { return }
+        writeFacets(into: &html)
+    }
+
     func writeFacets(into html: inout HTMLWriter) {
         guard !facets.isEmpty || !suggestedFacets.isEmpty else { return }
-        html.raw("<section class=\"facets\" aria-label=\"Facets\">\n")
+        html.raw("<section class=\"facets\" id=\"")
+        html.raw(liveHeaderElementID)
+        html.raw("\" aria-label=\"Facets\">\n")
         for facet in facets {
             let label = list.labels[facet.column]
             html.raw("<div class=\"facet\"><h2>")

@@ -8,12 +8,6 @@ import TableKit
 ///
 /// Every control is a link or a GET form: it all works without JavaScript.
 extension DatabaseListController {
-    /// The filter operators the form offers, with how a chip reads them.
-    static let filterOperators: [(name: String, label: String)] = [
-        ("exact", "="), ("gt", ">"), ("gte", "≥"), ("lt", "<"), ("lte", "≤"), ("contains", "contains"),
-        ("icontains", "contains (any case)"), ("isnull", "is NULL"), ("notnull", "is not NULL"),
-    ]
-
     public var style: TableStyle {
         guard list.usesColumns, context.rowIdentifier == nil else { return .cells }
         // The order's first term: asked for, configured, or else the key's.
@@ -49,6 +43,7 @@ extension DatabaseListController {
         html.raw(">JSON</a> <a")
         html.attribute("href", href(navigationQuery, suffix: ".csv"))
         html.raw(">CSV</a></p>\n")
+        writeSortMenu(into: &html)
         writeChips(into: &html)
         html.raw("</div>\n")
         if let disclosure = lists.schemaDisclosures[list.schema.name] { html.unsafeRaw(disclosure) }
@@ -129,9 +124,10 @@ extension DatabaseListController {
             operation = String(column[separator.upperBound...])
             column = String(column[..<separator.lowerBound])
         }
-        let label = list.columnIndex(named: column).map { list.labels[$0] } ?? column
+        let index = list.columnIndex(named: column)
+        let label = index.map { list.labels[$0] } ?? column
         if operation == "isnull" { return label + (filter.value == "0" || filter.value == "false" ? " is not NULL" : " is NULL") }
-        let symbol = Self.filterOperators.first { $0.name == operation }?.label ?? operation
+        let symbol = FilterOperator.label(of: operation, for: index.map { FilterOperator.Kind(list.columns[$0]) } ?? .other)
         return "\(label) \(symbol) “\(TableQuery.shown(filter.value))”"
     }
 
@@ -148,21 +144,34 @@ extension DatabaseListController {
             html.attribute("value", item.value)
             html.raw(">")
         }
+        // Each column says its kind, and the conditions come grouped by the kinds they fit: the
+        // site's script shows only the chosen column's group, and the server refuses a mismatch.
         html.raw("<label>Column <select name=\"filter_column\">")
+        var kinds: [FilterOperator.Kind] = []
         for column in list.columnOrder {
+            let kind = FilterOperator.Kind(list.columns[column])
+            if !kinds.contains(kind) { kinds.append(kind) }
             html.raw("<option")
             html.attribute("value", list.columns[column].name)
+            html.attribute("data-kind", kind.rawValue)
             html.raw(">")
             html.text(list.labels[column])
             html.raw("</option>")
         }
         html.raw("</select></label> <label>Condition <select name=\"filter_op\">")
-        for operation in Self.filterOperators {
-            html.raw("<option")
-            html.attribute("value", operation.name)
+        for kind in FilterOperator.Kind.allCases where kinds.contains(kind) {
+            html.raw("<optgroup")
+            html.attribute("label", kind.groupLabel)
+            html.attribute("data-kind", kind.rawValue)
             html.raw(">")
-            html.text(operation.label)
-            html.raw("</option>")
+            for operation in FilterOperator.offered(for: kind) {
+                html.raw("<option")
+                html.attribute("value", operation.name)
+                html.raw(">")
+                html.text(operation.label)
+                html.raw("</option>")
+            }
+            html.raw("</optgroup>")
         }
         html.raw("</select></label> <label>Value <input name=\"filter_value\"></label> <button type=\"submit\">Add filter</button></form>\n")
     }
@@ -171,26 +180,32 @@ extension DatabaseListController {
     /// `column__op=value` added to the rest of the query, or nil when the request has no
     /// `filter_column`.
     ///
-    /// - Throws: a 400 for a column the list does not have or an operator it does not know.
+    /// - Throws: a 400 for a column the list does not have, an operator it does not know, or one
+    ///   that does not fit the column's kind (``FilterOperator/offered(for:)``).
     static func filterFormTarget(list: TableList, context: ListContext) throws(HTTPError) -> String? {
         let query = context.query
         guard let column = query["filter_column"] else { return nil }
-        guard list.columnIndex(named: column) != nil else {
+        guard let index = list.columnIndex(named: column) else {
             throw HTTPError.badRequest("\(list.title) has no column “\(TableQuery.shown(column))”: its columns are \(list.columnNames).")
         }
         let operation = query["filter_op"] ?? "exact"
+        let kind = FilterOperator.Kind(list.columns[index])
+        let offered = FilterOperator.offered(for: kind)
+        guard offered.contains(where: { $0.name == operation }) else {
+            let known = FilterOperator.Kind.allCases.contains { kind in FilterOperator.offered(for: kind).contains { $0.name == operation } }
+            let choices = offered.map { "\($0.label) (\($0.name))" }.joined(separator: ", ")
+            throw HTTPError.badRequest(
+                known
+                    ? "The condition “\(FilterOperator.label(of: operation, for: .other))” does not apply to \(column), which \(kind.holds): use one of \(choices)."
+                    : "Unknown filter condition “\(TableQuery.shown(operation))”: \(column) takes one of \(choices).")
+        }
         let value = query["filter_value"] ?? ""
         var target = navigationQuery(of: query)
         switch operation {
         case "isnull": target.append(name: column + "__isnull", value: "1")
         case "notnull": target.append(name: column + "__isnull", value: "0")
         case "exact": target.append(name: ListContext.reservedNames.contains(column) ? column + "__exact" : column, value: value)
-        default:
-            guard TableQuery.operators.contains(operation) else {
-                throw HTTPError.badRequest(
-                    "Unknown filter condition “\(TableQuery.shown(operation))”: use one of \(filterOperators.map(\.name).joined(separator: ", ")).")
-            }
-            target.append(name: column + "__" + operation, value: value)
+        default: target.append(name: column + "__" + operation, value: value)
         }
         return href(path: list.path, target)
     }

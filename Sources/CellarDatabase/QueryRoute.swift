@@ -47,11 +47,19 @@ extension App {
     static func checkedCannedQueries(_ database: Database, runner: QueryRunner, configuration: DatabaseConfiguration) throws -> [CheckedQuery] {
         try configuration.queries.map { query in
             let key = "queries.\(query.name)"
-            let names: [String?]
-            do {
-                names = try runner.parameterNames(of: query.sql)
-            } catch let error as DatabaseError {
-                throw configuration.error(key + ".sql", "SQLite cannot run it here: \(error.message)")
+            var names: [String?]
+            if case .postgres = database.engine {
+                // PostgreSQL checks the statement when it first runs it: here, its parameters.
+                guard let named = try? PostgresNamedParameters(query.sql) else {
+                    throw configuration.error(key + ".sql", "name every parameter (:name), so the form can ask for it; $1 cannot be")
+                }
+                names = named.names.map { ":" + $0 }
+            } else {
+                do {
+                    names = try runner.parameterNames(of: query.sql)
+                } catch let error as DatabaseError {
+                    throw configuration.error(key + ".sql", "SQLite cannot run it here: \(error.message)")
+                }
             }
             var parameters: [String] = []
             for name in names {

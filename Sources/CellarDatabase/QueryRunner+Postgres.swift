@@ -10,15 +10,25 @@ extension QueryRunner {
     /// fetched, so a result of a billion rows never reaches this process), sent with the extended
     /// protocol (one statement: PostgreSQL refuses a second), within `statement_timeout` and the
     /// deadline. Then `DISCARD ALL`: a `set_config`, an advisory lock or a `LISTEN` does not
-    /// outlive the statement.
-    func runOnPostgres(_ sql: String, pool: PostgresPool, offset: Int, limit: Int) throws -> Page {
+    /// outlive the statement. A canned query's `:name` parameters are bound from `parameters`
+    /// (``PostgresNamedParameters``); a statement a client wrote has none.
+    func runOnPostgres(_ sql: String, parameters: [String: String] = [:], pool: PostgresPool, offset: Int, limit: Int) throws -> Page {
+        var sql = sql
+        var values: [String?] = []
+        if !parameters.isEmpty {
+            guard let named = try? PostgresNamedParameters(sql) else {
+                throw HTTPError.badRequest("The query numbers a parameter ($1): name it (:name), so that it can be given.")
+            }
+            sql = named.sql
+            values = named.names.map { parameters[$0] }
+        }
         let deadline = PostgresDeadline.seconds(timeLimit)
         do {
             return try pool.withConnection(deadline: deadline) { connection in
                 defer { Self.reset(connection, statementTimeout: pool.statementTimeout) }
                 try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", deadline: deadline)
                 do {
-                    let page = try Self.fetch(sql, on: connection, offset: offset, limit: limit, deadline: deadline)
+                    let page = try Self.fetch(sql, values, on: connection, offset: offset, limit: limit, deadline: deadline)
                     try connection.execute("COMMIT", deadline: deadline)
                     return page
                 } catch {
@@ -31,10 +41,10 @@ extension QueryRunner {
         }
     }
 
-    private static func fetch(_ sql: String, on connection: PostgresConnection, offset: Int, limit: Int, deadline: PostgresDeadline)
-        throws(PostgresError) -> Page
-    {
-        _ = try connection.query("DECLARE \(cursorName) NO SCROLL CURSOR FOR " + sql, [], deadline: deadline)
+    private static func fetch(
+        _ sql: String, _ values: [String?], on connection: PostgresConnection, offset: Int, limit: Int, deadline: PostgresDeadline
+    ) throws(PostgresError) -> Page {
+        _ = try connection.query("DECLARE \(cursorName) NO SCROLL CURSOR FOR " + sql, values, deadline: deadline)
         var skipped = 0
         if offset > 0 {
             let moved = try connection.query("MOVE FORWARD \(offset) IN \(cursorName)", [], deadline: deadline)

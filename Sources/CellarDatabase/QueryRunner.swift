@@ -81,7 +81,7 @@ final class QueryRunner: Sendable {
         try Self.check(sql)
         switch connections {
         case .postgres(let pool):
-            return try runOnPostgres(sql, pool: pool, offset: offset, limit: min(limit, Self.rowCap))
+            return try runOnPostgres(sql, parameters: parameters, pool: pool, offset: offset, limit: min(limit, Self.rowCap))
         case .sqlite(let pool):
             do {
                 return try pool.withConnection { connection in

@@ -36,6 +36,15 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// Whether a column's value, as text, starts with the bound text (case and `%`, `_` as
+    /// written: no `LIKE` pattern is involved).
+    func startsWith(_ expression: String) -> String {
+        switch self {
+        case .sqlite: "instr(\(expression), ?) = 1"
+        case .postgres: "strpos((\(expression))::text, ?) = 1"
+        }
+    }
+
     private static let upperASCII = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ'"
     private static let lowerASCII = "'abcdefghijklmnopqrstuvwxyz'"
 

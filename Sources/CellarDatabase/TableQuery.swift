@@ -32,7 +32,7 @@ struct TableQuery {
     private var filterItems: [(name: String, value: String)] = []
 
     /// The filter operators a parameter may end with.
-    static let operators = ["exact", "gt", "gte", "lt", "lte", "contains", "icontains", "isnull"]
+    static let operators = ["exact", "not", "gt", "gte", "lt", "lte", "contains", "icontains", "startswith", "isnull"]
 
     /// The most filters a request may hold: SQLite refuses a `WHERE` nested deeper than 1,000
     /// levels, and each ANDed condition is one.
@@ -102,15 +102,20 @@ struct TableQuery {
         case "icontains":
             conditions.append(list.dialect.containsIgnoringCase(expression))
             bindings.append(.text(value))
+        case "startswith":
+            conditions.append(list.dialect.startsWith(expression))
+            bindings.append(.text(value))
         default:
-            let comparison = ["exact": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="
+            let comparison = ["exact": "=", "not": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][operation] ?? "="
             conditions.append("\(list.comparable(column)) \(comparison) ?")
             bindings.append(try Self.parse(value, for: schema))
         }
     }
 
-    /// A filter's value read by the column's declared type.
+    /// A filter's value read by the column's declared type. A date's is its text (`2024-05-01`),
+    /// as dates are kept and compared, though SQLite gives `DATE` numeric affinity.
     static func parse(_ value: String, for column: ColumnSchema) throws(HTTPError) -> DatabaseValue {
+        if FilterOperator.Kind(column) == .date, Double(value) == nil { return .text(value) }
         switch column.affinity {
         case .integer:
             if let integer = Int64(value) { return .integer(integer) }

@@ -71,7 +71,16 @@ public protocol TableController: DataCellProviding {
     /// database list, its filters, sort and formats. Nothing by default. Only the full page has
     /// it: the rows fragment and the JSON do not.
     func renderTableHeader(into html: inout HTMLWriter)
+    /// Writes the part of the table header that follows the rows — counts, such as a database
+    /// list's facets — again, alone: one element whose `id` is ``liveHeaderElementID``, as the
+    /// table header writes it too. A watched list's page has it replaced when it changes (at most
+    /// every 2 s). Nothing by default: the header is not patched live.
+    func renderLiveHeader(into html: inout HTMLWriter)
 }
+
+/// The `id` of the element ``TableController/renderLiveHeader(into:)`` writes, which live
+/// patches replace.
+public let liveHeaderElementID: StaticString = "list-live-header"
 
 extension TableController {
     public var title: String { "" }
@@ -98,6 +107,7 @@ extension TableController {
     public var contentVersion: String? { nil }
     public var style: TableStyle { .cells }
     public func renderTableHeader(into html: inout HTMLWriter) {}
+    public func renderLiveHeader(into html: inout HTMLWriter) {}
 
     /// The number of rows in every section together.
     public var totalNumberOfRows: Int {

@@ -71,7 +71,7 @@ extension DatabaseListHTTPTests {
         #expect(null["href"]?.string == "/wines?facet=producer_id&limit=1&producer_id__isnull=1")
         #expect(values.first { $0["value"] == .integer(2) }?["label"]?.string == "Weingut Ä")
         let page = try server.get("/wines?facet=producer_id").text
-        #expect(page.contains("<section class=\"facets\" aria-label=\"Facets\">"))
+        #expect(page.contains("<section class=\"facets\" id=\"list-live-header\" aria-label=\"Facets\">"))
         #expect(page.contains("&lt;b&gt;Bold&lt;/b&gt; &amp; Co"), "labels are escaped")
     }
 

@@ -38,11 +38,70 @@ extension DatabaseListHTTPTests {
         let person = try server.json("/people/2.json")
         #expect(person["references"] == nil)
 
-        // A table created: the lists mounted at start answer as they did; the new table's list is
-        // mounted by a restart (README, "Lists from a SQLite database").
-        try writer.execute("CREATE TABLE newcomers(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO newcomers VALUES (1, 'first')")
-        #expect(try server.get("/newcomers").status == 404)
+        // A table dropped leaves the index and the navigation.
+        let index = try server.get("/").text
+        #expect(!index.contains("href=\"/members\""))
         #expect(try server.get("/symbols/S1").status == 200)
+    }
+
+    /// A table created while serving is a list at once: its path answers (the first request finds
+    /// it), and the index and every page's navigation link it; dropped, it leaves them again.
+    @Test func aTableCreatedWhileServingIsMountedWithoutARestart() throws {
+        let server = try Self.schemaServer()
+        #expect(try server.get("/newcomers").status == 404)
+        let writer = try server.database.writer()
+        try writer.execute(
+            """
+            CREATE TABLE newcomers(id INTEGER PRIMARY KEY, name TEXT, symbol TEXT REFERENCES symbols(symbol));
+            INSERT INTO newcomers VALUES (1, 'first', 'S1'), (2, '<b>second</b>', NULL), (3, 'third', 'S2')
+            """)
+        // The first request is the new table's own: no route answered it, so the schema is looked at.
+        let page = try server.get("/newcomers")
+        #expect(page.status == 200, "\(page.text.prefix(300))")
+        #expect(HTMLRows.identifiers(page.text) == ["1", "2", "3"])
+        #expect(page.text.contains("&lt;b&gt;second&lt;/b&gt;"))
+        #expect(page.text.contains("<a href=\"/symbols/S1\">"), "its foreign key links")
+        #expect(try server.json("/newcomers.json").rows.map { $0["item"]?["name"]?.string } == ["first", "<b>second</b>", "third"])
+        #expect(try server.get("/newcomers/2").status == 200)
+        #expect(try server.get("/newcomers.csv").text.hasPrefix("id,name,symbol\r\n1,first,S1"))
+        #expect(try server.json("/newcomers/-/schema.json")["columns"]?.array.count == 3)
+        // The index lists it (with its count and columns), and other pages' navigation links it.
+        let index = try server.get("/").text
+        #expect(index.contains("href=\"/newcomers\""))
+        #expect(index.contains("3 rows · id, name, symbol"))
+        #expect(try server.get("/symbols").text.contains("<a href=\"/newcomers\""))
+        #expect(try server.json("/index.json").rows.contains { $0["item"]?["path"]?.string == "/newcomers" })
+
+        // Another table created: the index alone finds it, before anyone asks for its list.
+        try writer.execute("CREATE TABLE later(id INTEGER PRIMARY KEY, note TEXT); INSERT INTO later VALUES (1, 'x')")
+        #expect(try server.get("/").text.contains("href=\"/later\""))
+        #expect(try server.get("/later").status == 200)
+
+        // Dropped: 404, and gone from the index; created again: back at the same path.
+        try writer.execute("DROP TABLE newcomers")
+        #expect(try server.get("/newcomers").status == 404)
+        #expect(!(try server.get("/").text.contains("href=\"/newcomers\"")))
+        try writer.execute("CREATE TABLE newcomers(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO newcomers VALUES (7, 'again')")
+        #expect(HTMLRows.identifiers(try server.get("/newcomers").text) == ["7"])
+        #expect(try server.get("/").text.contains("href=\"/newcomers\""))
+    }
+
+    /// A created table whose name would shadow a path of the server's is mounted where it would be at start.
+    @Test func aTableCreatedWithAReservedNameGoesWhereAStartWouldPutIt() throws {
+        let server = try Self.schemaServer()
+        let writer = try server.database.writer()
+        try writer.execute(
+            """
+            CREATE TABLE "healthz"(id INTEGER PRIMARY KEY); INSERT INTO "healthz" VALUES (5);
+            CREATE TABLE "a/b"(id INTEGER PRIMARY KEY); INSERT INTO "a/b" VALUES (6);
+            """)
+        #expect(try server.get("/healthz").text.contains("\"status\":\"ok\""), "the server's own path is kept")
+        let index = try server.get("/").text
+        #expect(index.contains("href=\"/-/healthz\""))
+        #expect(HTMLRows.identifiers(try server.get("/-/healthz").text) == ["5"])
+        let hex = "/-/x/" + "a/b".utf8.map { String(format: "%02x", $0) }.joined()
+        #expect(index.contains("href=\"\(hex)\""), "\(index)")
+        #expect(HTMLRows.identifiers(try server.get(hex).text) == ["6"])
     }
 
     @Test func aColumnTheConfigurationNamesRenamedIsA503ThatSaysWhy() throws {

@@ -42,7 +42,7 @@ class ListTestServer {
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, threads: 2, connectionMemoryLimit: connectionMemoryLimit, errorRenderer: app.errorRenderer,
             bufferedResponseBytes: app.bufferedResponseBytes)
-        server = Server(configuration: configuration, responder: app.makeRouter(), logger: app.logger, observer: app.metrics)
+        server = Server(configuration: configuration, responder: app.makeServingRouter(), logger: app.logger, observer: app.metrics)
         try server.start()
     }
 

@@ -169,7 +169,16 @@ def scenario_explore(b: Browser, args, state: dict):
             expect(f"sorted by {column}" in status, f"the status line says {status!r}")
         # A filter from the form: the URL names it, the rows are the JSON's, a chip shows it.
         from selenium.webdriver.support.ui import Select
+        # The conditions follow the chosen column's kind: text conditions for a text column, and
+        # the numbers' group alone for a number column (the script hides the others).
+        Select(b.driver.find_element(By.NAME, "filter_column")).select_by_value("title")
+        shown = b.js("return [...document.querySelectorAll('select[name=filter_op] optgroup')].filter((g) => !g.disabled).map((g) => g.dataset.kind)")
+        expect(shown == ["text"], f"a text column is offered the conditions of {shown}")
+        chosen = Select(b.driver.find_element(By.NAME, "filter_op")).first_selected_option.get_attribute("value")
+        expect(chosen == "icontains", f"a text column's first condition is {chosen!r}, not contains (any case)")
         Select(b.driver.find_element(By.NAME, "filter_column")).select_by_value("words")
+        shown = b.js("return [...document.querySelectorAll('select[name=filter_op] optgroup')].filter((g) => !g.disabled).map((g) => g.dataset.kind)")
+        expect(shown == ["number"], f"a number column is offered the conditions of {shown}")
         Select(b.driver.find_element(By.NAME, "filter_op")).select_by_value("gte")
         value = b.driver.find_element(By.NAME, "filter_value")
         value.send_keys("12")
@@ -186,7 +195,7 @@ def scenario_explore(b: Browser, args, state: dict):
         expect(b.count("main .chip") == 0, "a chip is left after removing the only filter")
         expect(rows_ids(b) == expected_ids_of(b, b.driver.current_url), f"{b.driver.current_url}: rows differ from the JSON's")
     b.set_view("desktop", "light")
-    print("    headers sort (aria-sort, status line), the filter form and its chip, at 1280 and 390 px")
+    print("    headers sort (aria-sort, status line), the filter form (conditions by column kind) and its chip, at 1280 and 390 px")
 
 
 def scenario_xss(b: Browser, args, state: dict):

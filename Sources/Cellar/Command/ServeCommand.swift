@@ -114,7 +114,7 @@ struct ServeCommand: AppSubcommand {
             connectionTimeout: timeout, headerTimeout: headerTimeout, streamChunkSize: app.streamChunkSize, defaultHeaders: app.defaultHeaders,
             errorRenderer: deferred?.errorRenderer ?? app.errorRenderer, bufferedResponseBytes: app.bufferedResponseBytes)
         // The middleware goes around the deferred start too: its answers meanwhile are refused or allowed as the router's.
-        let router: any HTTPResponder = if let deferred { deferred } else { app.makeRouter() }
+        let router: any HTTPResponder = if let deferred { deferred } else { app.makeServingRouter() }
         let responder = app.middlewareChain(around: router)
         let server = Server(
             configuration: configuration, responder: responder, logger: logger, observer: app.metrics,

@@ -19,6 +19,7 @@ enum SiteAssets {
     static let stylesheetParts: KeyValuePairs<String, [UInt8]> = [
         "app.css": PackageResources.app_css,
         "app+columns.css": PackageResources.app_columns_css,
+        "app+explore.css": PackageResources.app_explore_css,
         "app+forms.css": PackageResources.app_forms_css,
         "app+session.css": PackageResources.app_session_css,
     ]
@@ -27,7 +28,8 @@ enum SiteAssets {
     /// the live region, live lists), then the others by name. Each part stands alone (its own
     /// `'use strict'` function), and the pages work without any of them.
     static let scriptParts: KeyValuePairs<String, [UInt8]> = [
-        "app.js": PackageResources.app_js
+        "app.js": PackageResources.app_js,
+        "app+explore.js": PackageResources.app_explore_js,
     ]
 
     /// The built-in files by their path under `/static/`, each made of its files in `Site/Assets/`.

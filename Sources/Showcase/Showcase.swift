@@ -54,6 +54,7 @@ public enum Showcase {
             PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }
         try TastingNotes.install(in: app)
+        try ToDrink.install(in: app)
         CellarSensors().install(in: app)
         try SampleDatabase.install(in: app)
     }

@@ -92,9 +92,19 @@ final class HTMLListBody: ListBody {
         }
     }
 
+    /// The `<main>`'s classes: the layout's, and `editing-view` in editing mode.
+    private var mainClass: StaticString {
+        switch (style.columns == nil, editing == nil) {
+        case (true, true): "table-view"
+        case (false, true): "table-view columns-view"
+        case (true, false): "table-view editing-view"
+        case (false, false): "table-view columns-view editing-view"
+        }
+    }
+
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.href, into: &html, mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
+            title: route.title, currentPath: route.href, into: &html, mainClass: mainClass,
             // Editing mode is not patched live yet: a patched row would lose its controls.
             listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil)
         html.element("h1", text: route.title)

@@ -116,7 +116,7 @@ struct EditingControls {
         if let notice { writeNotice(notice, into: &html) }
         var form = FormTable(controller)
         if let open = mode.openForm, let values = open.values { form = form.filled(values: values, errors: open.errors) }
-        var renderer = TableRenderer(controller: form, tableView: TableView(registry: registry), style: .cells)
+        var renderer = TableRenderer(controller: InlineForm(form: form), tableView: TableView(registry: registry), style: .cells)
         _ = try renderer.render(into: &html)
         html.raw("<div class=\"form-actions\"><button class=\"button\" type=\"submit\">")
         html.text(title)
@@ -166,4 +166,14 @@ struct EditingControls {
         html.pathSegment(identifier)
         return html.string
     }
+}
+
+/// A form inside a list: its sections and rows named `form-…`, so that their ids (`section-form-0-rows`,
+/// `row-form-wine`) are never the list's own.
+private struct InlineForm: FormController {
+    let form: FormTable
+    var sections: [FormSection] { form.sections }
+    var submitTitle: String { form.submitTitle }
+    func identifier(forSection section: Int) -> String { "form-\(section)" }
+    func identifier(forRowAt indexPath: IndexPath) -> String { "form-" + field(at: indexPath).name }
 }

@@ -9,7 +9,7 @@
 enum SiteAssets {
     /// The built-in files by their path under `/static/`.
     static let files: [String: [UInt8]] = [
-        "app.css": Array((stylesheet + columnsStylesheet + formsStylesheet).utf8),
+        "app.css": Array((stylesheet + columnsStylesheet + formsStylesheet + editingStylesheet).utf8),
         "app.js": Array(script.utf8),
         "favicon.svg": Array(favicon.utf8),
     ]

@@ -120,7 +120,7 @@ struct EditingControls {
         _ = try renderer.render(into: &html)
         html.raw("<div class=\"form-actions\"><button class=\"button\" type=\"submit\">")
         html.text(title)
-        html.raw("</button> <a class=\"button editing-cancel\"")
+        html.raw("</button> <a class=\"button button-secondary editing-cancel\"")
         html.urlAttribute("href", mode.href(listHref: listHref))
         html.raw(">Cancel</a></div></form>")
     }

@@ -19,6 +19,8 @@ extension SiteAssets {
         .editing-move:hover, .editing-edit:hover, .editing-action.editing-normal:hover { background: var(--card-hover); }
         .editing-delete, .editing-destructive { background: var(--error); color: #fff; }
         .editing-delete:hover, .editing-destructive:hover { background: var(--error); filter: brightness(0.9); }
+        /* Dark mode's red is light: dark text on it. */
+        @media (prefers-color-scheme: dark) { .editing-delete, .editing-destructive { color: #000; } }
         .editing-cell { white-space: nowrap; }
         .editing-open { display: block; }
         .editing-form { width: 100%; }

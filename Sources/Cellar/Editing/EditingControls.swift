@@ -44,7 +44,8 @@ struct EditingControls {
             html.raw("</form>")
         }
         if canEdit {
-            html.raw(" <a class=\"button editing-edit\"")
+            if canDelete || up != nil || down != nil || !actions.isEmpty { html.raw(" ") }
+            html.raw("<a class=\"button editing-edit\"")
             html.urlAttribute("href", mode.href(listHref: listHref, [(EditingMode.editName, identifier)]) + "#row-" + Self.fragment(identifier))
             html.raw(">Edit</a>")
         }

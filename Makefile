@@ -38,8 +38,8 @@ build: deps ## Debug build
 release: deps ## Release build (.build/release/cellar)
 	$(SWIFT) build -c release
 
-run: release ## Build and serve the showcase on http://$(HOST):$(PORT) (ARGS="--database my.db" serves a SQLite file)
-	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve $(ARGS)
+run: release ## Build and serve the showcase on http://$(HOST):$(PORT) in development (a demo account; ARGS="--database my.db" serves a SQLite file)
+	HOST=$(HOST) PORT=$(PORT) .build/release/cellar serve --development $(ARGS)
 
 test: test-deps ## Every test: Swift suites, browser and validators, operations, examples, reliability, database, PostgreSQL, scale, sanitizers, fuzz smoke
 	$(MAKE) test-swift

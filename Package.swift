@@ -77,6 +77,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            // The site's app.css (its parts), app.js and favicon.svg, as byte arrays in the binary (SiteAssets).
+            resources: [.embedInCode("Site/Assets")],
             swiftSettings: strictSettings
         ),
         // Read-only SQLite (connections, statements, deadlines, the pool, the schema) and PostgreSQL connections; knows nothing of HTTP.

@@ -69,6 +69,10 @@ public final class App: @unchecked Sendable {
     /// development. Off by default: a 5xx then says only that the server failed, with the
     /// request id, and the details go to the log.
     public var showsErrorDetails = false
+    /// Whether the server was started with `--development` (`CELLAR_DEVELOPMENT`), set by
+    /// `App.run` before the app's set-up: what only a developer's machine should have, such as a
+    /// demo account (``addDemoAccount(named:groups:)``).
+    public internal(set) var isDevelopment = false
     /// The SQLite file or `postgres://` URL named on the command line (`--database`,
     /// `CELLAR_DATABASE`), for the app's set-up to serve (`try app.mount(Database.open(path))` with
     /// CellarDatabase); nil when none was. A URL may hold a password: never print it.

@@ -43,16 +43,21 @@ enum DetailPage {
             }
             html.raw("</ul></section>\n")
         }
-        html.raw("<p><a")
-        html.attribute("href", route.href)
-        html.raw(">Back to ")
-        html.text(route.title)
-        html.raw("</a></p>\n")
+        writeBackLink(to: route.href, title: route.title, into: &html)
         site.writeTail(title: detail.title, currentPath: route.href, into: &html)
         return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .storage(html.takeStorage()))
     }
 
-    static func json(_ detail: RowDetail, identifier: String, cell: String, item: (any Encodable)?, route: ListRoute) throws -> Response {
+    /// "Back to Recipes": a detail's way back to its list.
+    static func writeBackLink(to href: String, title: String, into html: inout HTMLWriter) {
+        html.raw("<p><a")
+        html.attribute("href", href)
+        html.raw(">Back to ")
+        html.text(title)
+        html.raw("</a></p>\n")
+    }
+
+    static func json(_ detail: RowDetail, identifier: String, cell: String?, item: (any Encodable)?, route: ListRoute) throws -> Response {
         var json = JSONWriter()
         json.raw("{")
         json.key("id")

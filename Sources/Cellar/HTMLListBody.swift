@@ -83,7 +83,7 @@ final class HTMLListBody: ListBody {
                 stage = .tail
             case .tail:
                 Pager.write(page, links: links, paging: route.paging, into: &html)
-                if format == .page { site.writeTail(title: controller.title, currentPath: route.href, into: &html) }
+                if format == .page { site.writeTail(title: controller.title, currentPath: route.navigationHref, into: &html) }
                 stage = .done
             case .done:
                 return true
@@ -104,9 +104,10 @@ final class HTMLListBody: ListBody {
 
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.href, into: &html, mainClass: mainClass,
+            title: route.title, currentPath: route.navigationHref, into: &html, mainClass: mainClass,
             // Editing mode is not patched live yet: a patched row would lose its controls.
             listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil)
+        if let parent = route.parent { DetailPage.writeBackLink(to: parent.href, title: parent.title, into: &html) }
         html.element("h1", text: route.title)
         html.raw("\n")
         if let editing {

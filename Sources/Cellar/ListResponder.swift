@@ -18,6 +18,8 @@ struct ListResponder: Sendable {
         }
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try makeController(ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
+        // A detail list's controller, made per request, gives it its title.
+        let route = route.titled(by: controller)
         if case .redirect(let target) = controller.action {
             return .redirect(to: target)
         }
@@ -99,6 +101,7 @@ struct ListResponder: Sendable {
 
     /// `path/:id`: the selected row's detail, as a page or JSON (`path/:id.json` or `Accept`).
     func detail(_ request: Request, route: ListRoute) throws -> Response {
+        if let detail = route.detail { return try self.detail(request, route: route, madeBy: detail) }
         guard route.hasDetail, let requested = request.parameters["id"] else { throw HTTPError.notFound() }
         var identifier = requested
         var json = request.prefersJSON

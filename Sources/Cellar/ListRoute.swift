@@ -42,6 +42,11 @@ public struct ListRoute: Sendable {
     /// then the form's: for a value too long for a URL, such as an SQL statement.
     public let acceptsFormPosts: Bool
     let makeController: ControllerFactory
+    /// How `path/:id` answers when the list was mounted with a `detail:` closure; nil: its
+    /// controller's ``TableController/detail(forRowAt:)``.
+    var detail: ListRouteDetail?
+    /// For a row's detail list (`/recipes/3`), the list it was selected from; nil for a mounted list.
+    var parent: ParentList?
     /// The path without its `/` (`people`), the page's `data-list`: made once, not per page.
     let listName: String
 

@@ -21,6 +21,12 @@ public struct PageContent: ~Copyable {
     public var html: HTMLWriter
     /// Headers of the answer (`Content-Type` is `text/html; charset=utf-8` unless set here).
     public var headers: HTTPHeaders
+    /// The class of `<main>`, which the stylesheet keys on: `page-view`, and `form-view` too for a
+    /// page of field cells (the sign-in page's).
+    var mainClass: StaticString = "page-view"
+    /// The document's `<title>` when it is not ``title`` (the sign-in page's "Error: Sign in" after a
+    /// failure, what a screen reader says first of the page).
+    var documentTitle: String?
 
     init(title: String) {
         self.title = title

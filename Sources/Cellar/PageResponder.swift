@@ -22,7 +22,7 @@ struct PageResponder: Sendable {
         if !headers.contains("Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
         var html = HTMLWriter(capacity: page.html.count + 4096)
         let site = app.site.signedIn(as: request.actor)
-        site.writeHead(title: page.title, currentPath: path, into: &html, mainClass: "page-view")
+        site.writeHead(title: page.documentTitle ?? page.title, currentPath: path, into: &html, mainClass: page.mainClass)
         html.element("h1", text: page.title)
         html.raw("\n")
         page.html.withUnsafeBytes { html.unsafeRaw(bytes: $0) }

@@ -180,8 +180,10 @@ public struct SiteLayout: Sendable {
         write(beforeMain, title: title, currentPath: currentPath, into: &html)
         if let signedInActor {
             writeSession(signedInActor, into: &html)
-        } else if offersSignIn {
-            html.raw("<p class=\"session\"><a href=\"/-/signin\">Sign in</a></p>\n")
+        } else if offersSignIn, currentPath != SignInPage.path {
+            // Everywhere but on the sign-in page itself; a landmark of its own, as everything on
+            // the page is in one (it comes after the layout's header).
+            html.raw("<nav class=\"session\" aria-label=\"Account\"><a href=\"/-/signin\">Sign in</a></nav>\n")
         }
         html.raw("<main id=\"main\" class=\"")
         html.raw(mainClass)
@@ -201,7 +203,8 @@ public struct SiteLayout: Sendable {
 
     /// Who is signed in, and the button that signs out: the only control sign-in adds to a page.
     private func writeSession(_ actor: String, into html: inout HTMLWriter) {
-        html.raw("<form class=\"session\" method=\"post\" action=\"/-/signout\"><span>Signed in as <strong>")
+        // Named, the form is a landmark: nothing on the page is outside one.
+        html.raw("<form class=\"session\" aria-label=\"Account\" method=\"post\" action=\"/-/signout\"><span>Signed in as <strong>")
         html.text(actor)
         html.raw("</strong></span> <button type=\"submit\">Sign out</button></form>\n")
     }

@@ -49,13 +49,43 @@ import Testing
         #expect(try server.get("/static/app.js").body == SiteAssets.files["app.js"])
     }
 
-    /// The pages link to the built-in files, and each is the text a browser gets: no stray
-    /// indentation from its Swift literal.
+    /// The pages link to the built-in files.
     @Test func theBuiltInFilesAreWhatThePagesLinkTo() throws {
         let page = try TestServer.showcase().get("/people").text
         for name in Self.types.keys { #expect(page.contains("\"/static/\(name)\""), "\(name)") }
-        #expect(SiteAssets.stylesheet.hasPrefix("/* Cellar"))
-        #expect(SiteAssets.script.hasPrefix("// Cellar"))
-        #expect(SiteAssets.favicon.hasPrefix("<svg "))
+    }
+
+    /// `Sources/Cellar/Site/Assets/`, where the files' text is kept, read from the repository.
+    static let assetsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sources/Cellar/Site/Assets").standardizedFileURL.path
+
+    static func assetFile(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: assetsFolder + "/" + name)))
+    }
+
+    /// What a browser gets is the files as they are in the repository, byte for byte: `app.css`
+    /// and `app.js` their parts one after the other, in the order they are registered.
+    @Test func whatIsServedIsTheAssetFiles() throws {
+        let server = try TestServer.showcase()
+        var stylesheet: [UInt8] = []
+        for (part, _) in SiteAssets.stylesheetParts { stylesheet += try Self.assetFile(part) }
+        var script: [UInt8] = []
+        for (part, _) in SiteAssets.scriptParts { script += try Self.assetFile(part) }
+        #expect(stylesheet.starts(with: Array("/* Cellar".utf8)))
+        #expect(script.starts(with: Array("// Cellar".utf8)))
+        #expect(try server.get("/static/app.css").body == stylesheet)
+        #expect(try server.get("/static/app.js").body == script)
+        #expect(try server.get("/static/favicon.svg").body == Self.assetFile("favicon.svg"))
+    }
+
+    /// A file in the folder that nothing serves is a part someone forgot to register.
+    @Test func everyAssetFileIsServed() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.assetsFolder).filter { !$0.hasPrefix(".") }
+        let stylesheetParts = SiteAssets.stylesheetParts.map(\.key)
+        let scriptParts = SiteAssets.scriptParts.map(\.key)
+        #expect(Set(names) == Set(stylesheetParts + scriptParts + ["favicon.svg"]))
+        // The base file first, then its parts by name, as the mock server (Tests/e2e) serves them.
+        #expect(stylesheetParts == ["app.css"] + stylesheetParts.dropFirst().sorted())
+        #expect(scriptParts == ["app.js"] + scriptParts.dropFirst().sorted())
     }
 }

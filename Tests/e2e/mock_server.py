@@ -28,9 +28,10 @@ from xss_payloads import PAYLOADS  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 PUBLIC = os.path.join(ROOT, "Public")
-# The files Cellar holds in its binary, each in a Swift file as one raw multi-line string literal;
-# served when Public/ has no file of that name, as the real server does.
-BUILT_IN = {"app.css": "Stylesheet.swift", "app.js": "Script.swift", "favicon.svg": "Favicon.swift"}
+# The files Cellar holds in its binary, kept in Sources/Cellar/Site/Assets/ (app.css is app.css and
+# then its parts app+*.css in name order, app.js likewise); served when Public/ has no file of that name, as the real server does.
+ASSETS = os.path.join(ROOT, "Sources", "Cellar", "Site", "Assets")
+BUILT_IN = ("app.css", "app.js", "favicon.svg")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 ROLES = ["Engineer", "Designer", "Product Manager", "Engineer", "Support", "Researcher", "Writer"]
@@ -360,16 +361,16 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def built_in(name: str) -> str:
-    """The text of a built-in file, read from its literal as the Swift compiler reads it: the lines
-    between the delimiters, less the closing delimiter's indentation."""
-    with open(os.path.join(ROOT, "Sources", "Cellar", "Site", BUILT_IN[name]), encoding="utf-8") as f:
-        source = f.read()
-    start = source.index('#"""\n') + len('#"""\n')
-    end = source.index('"""#', start)
-    closing = source.rindex("\n", 0, end) + 1
-    indent = source[closing:end]
-    lines = source[start:closing - 1].split("\n")
-    return "\n".join(line[len(indent):] if line.startswith(indent) else line for line in lines)
+    """The text of a built-in file as the server sends it: for app.css and app.js, every part in its order."""
+    names = [name]
+    if name in ("app.css", "app.js"):
+        extension = os.path.splitext(name)[1]
+        names += sorted(n for n in os.listdir(ASSETS) if n.startswith("app+") and n.endswith(extension))
+    text = ""
+    for part in names:
+        with open(os.path.join(ASSETS, part), encoding="utf-8") as f:
+            text += f.read()
+    return text
 
 
 def write_fixtures(directory: str):

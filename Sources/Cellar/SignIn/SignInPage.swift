@@ -1,6 +1,7 @@
 import ByteWriters
 import Logging
 import MicroHTTP
+import TableKit
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,8 @@ struct SignInPage: Sendable {
 
     let control: AccessControl
     let logger: Logger
+    /// Where the form's field cells are dequeued from.
+    let registry: ReuseRegistry
 
     /// The form, or the POST's answer: a 303 to `next` with the session cookie, or the form again
     /// with the failure (401).
@@ -27,7 +30,7 @@ struct SignInPage: Sendable {
         let next = NextPath.safe(request.query["next"])
         guard request.method == .post else {
             if request.actor != nil { return page.redirect(to: next) }
-            writeForm(next: next, account: "", failed: false, into: &page.html)
+            try writeForm(next: next, account: "", failed: false, into: &page)
             return .ok
         }
         let form = try request.formItems()
@@ -57,7 +60,7 @@ struct SignInPage: Sendable {
             control.limiter.recordFailure(address: address, account: isName ? name : nil)
             logger.notice("sign-in failed", metadata: ["request_id": "\(request.id)", "address": "\(address)"])
             if request.prefersJSON { throw HTTPError(.unauthorized, Self.failureMessage) }
-            writeForm(next: returnTo, account: name, failed: true, into: &page.html)
+            try writeForm(next: returnTo, account: name, failed: true, into: &page)
             page.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return .unauthorized
         }
@@ -88,24 +91,28 @@ struct SignInPage: Sendable {
         logCost: PasswordHash.defaultLogCost, blockSize: 8, parallelism: 1, salt: [UInt8](repeating: 0, count: 16),
         hash: [UInt8](repeating: 0, count: 32))
 
-    private func writeForm(next: String, account: String, failed: Bool, into html: inout HTMLWriter) {
-        if failed {
-            html.raw("<p class=\"alert alert-error\" role=\"alert\" id=\"signin-error\">")
-            html.text(Self.failureMessage)
-            html.raw("</p>\n")
-        }
-        html.raw("<form class=\"signin\" method=\"post\"")
-        html.attribute("action", Self.path)
-        html.raw(">\n<input type=\"hidden\" name=\"next\"")
-        html.attribute("value", next)
-        html.raw(">\n<p><label for=\"account\">Account</label> <input id=\"account\" name=\"account\" autocomplete=\"username\" required")
-        if failed { html.raw(" aria-invalid=\"true\" aria-describedby=\"signin-error\"") }
-        html.attribute("value", account)
-        html.raw("></p>\n<p><label for=\"password\">Password</label> ")
-        html.raw("<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required")
-        if failed { html.raw(" aria-invalid=\"true\" aria-describedby=\"signin-error\"") }
-        html.raw("></p>\n<p><button type=\"submit\">Sign in</button></p>\n</form>\n")
+    /// The form of field cells, as every form of the site is (``FormPage``): the account, the
+    /// password, and `next` hidden. A failure is said the forms' way: the summary at the top, the
+    /// message on the password field (the one to type again: it is never written back), which is
+    /// `aria-invalid` and tied to it by `aria-describedby`.
+    private func writeForm(next: String, account: String, failed: Bool, into page: inout PageContent) throws {
+        let errors = failed ? ["password": Self.failureMessage] : [:]
+        let form = Self.form.filled(values: ["account": account], errors: errors)
+        let formPage = FormPage(
+            title: "Sign in", path: Self.path, action: Self.path, form: form, errors: errors, hiddenFields: [("next", next)])
+        page.mainClass = "page-view form-view"
+        if failed { page.documentTitle = "Error: " + page.title }
+        try formPage.writeContent(into: &page.html, registry: registry)
     }
+
+    /// The fields: a name and a password, with the browser's hints for filling them in.
+    static let form = FormTable(
+        sections: [
+            FormSection(fields: [
+                .text("account", label: "Account", isRequired: true, maxLength: 64, autocomplete: "username"),
+                .secure("password", label: "Password", isRequired: true),
+            ])
+        ], submitTitle: "Sign in")
 
     private static func sleep(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components

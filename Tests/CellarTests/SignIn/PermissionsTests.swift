@@ -71,9 +71,14 @@ import Testing
         for path in ["/-/query", "/-/query.json", "/-/query.csv", "/-/queries/by_vintage", "/db/-/query"] {
             #expect(middleware.requirement(of: Request(path: path))?.0 == .query, "\(path)")
         }
-        for path in ["/people", "/people.json", "/people/3", "/people/3.json", "/people/watch"] {
+        for path in ["/people", "/people.json", "/people/"] {
             let requirement = middleware.requirement(of: Request(path: path))
             #expect(requirement?.0 == .view && requirement?.1 == "/people", "\(path)")
+        }
+        // A detail's own key, which falls back to its list's grants.
+        for path in ["/people/3", "/people/3.json", "/people/watch"] {
+            let requirement = middleware.requirement(of: Request(path: path))
+            #expect(requirement?.0 == .view && requirement?.1 == "/people/:id", "\(path)")
         }
         for path in ["/", "/whoami", "/-/signin", "/peoplex"] { #expect(middleware.requirement(of: Request(path: path)) == nil, "\(path)") }
     }

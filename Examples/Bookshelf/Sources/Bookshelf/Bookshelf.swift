@@ -30,6 +30,9 @@ final class Library: Sendable {
 
     var all: [Shelf] { shelves.withLock { $0 } }
 
+    /// The book whose id is `id` (as a detail's URL has it), if any.
+    func book(id: String) -> Book? { all.flatMap(\.books).first { String($0.id) == id } }
+
     /// Puts a new book on the "Read" shelf, or on "Reading" while it is not read.
     func add(title: String, author: String, year: Int, isRead: Bool) {
         put(NewBook(title: title, author: author, year: year, isRead: isRead), at: nil)
@@ -58,7 +61,7 @@ final class Library: Sendable {
     }
 }
 
-/// The list at /books: `UITableViewDataSource` and `didSelectRowAt` in one value, made per request.
+/// The list at /books: `UITableViewDataSource`, made per request.
 struct BookshelfController: TableController {
     let library: Library
     // The shelves as they are for this request; a controller over a database would fetch its page (see ListContext.page).
@@ -77,18 +80,38 @@ struct BookshelfController: TableController {
         return DataCellProvider(prototype: "ReadCell", for: indexPath, data: ["title": book.title, "author": book.author, "year": String(book.year)])
     }
 
+    // A row's identifier is its detail's address: /books/3, a list of the book's editions (main.swift).
     func identifier(forRowAt indexPath: IndexPath) -> String { String(book(at: indexPath).id) }
-    func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
-        for (section, shelf) in shelves.enumerated() {
-            if let row = shelf.books.firstIndex(where: { String($0.id) == identifier }) { return IndexPath(row: row, section: section) }
-        }
-        return nil
-    }
     func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { book(at: indexPath) }
-    func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
-        let book = book(at: indexPath)
-        return RowDetail(title: book.title, fields: [.init("Author", book.author), .init("Published", String(book.year))])
+}
+
+/// One printing of a book: a row of the book's detail list, /books/:id.
+struct Edition: Encodable, Sendable {
+    let year: Int, publisher: String, format: String
+
+    /// The editions known of the first books; a book added through the form has none yet.
+    static let byBook: [Int: [Edition]] = [
+        1: [Edition(year: 1974, publisher: "Harper & Row", format: "Hardcover"), Edition(year: 1999, publisher: "Gollancz", format: "Paperback")],
+        2: [Edition(year: 1871, publisher: "William Blackwood and Sons", format: "Eight parts")],
+        3: [Edition(year: 2020, publisher: "Bloomsbury", format: "Hardcover"), Edition(year: 2021, publisher: "Bloomsbury", format: "Paperback")],
+        4: [Edition(year: 1987, publisher: "Alfred A. Knopf", format: "Hardcover")],
+    ]
+}
+
+/// The detail list: selecting a book shows its editions, as selecting a row pushes a view controller.
+struct EditionsController: TableController {
+    let book: Book
+    var editions: [Edition] { Edition.byBook[book.id] ?? [] }
+
+    var title: String { book.title }
+    func numberOfRows(inSection section: Int) -> Int { editions.count }
+    func titleForHeader(inSection section: Int) -> String? { "Editions of \(book.title), by \(book.author)" }
+    func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
+        let edition = editions[indexPath.row]
+        return DataCellProvider(
+            prototype: "EditionCell", for: indexPath, data: ["publisher": edition.publisher, "year": String(edition.year), "format": edition.format])
     }
+    func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { editions[indexPath.row] }
 }
 
 /// Editing mode (/books?editing=1), UIKit's calls: delete (with Undo), move, and a book's form in place.

@@ -222,7 +222,11 @@ public final class App: @unchecked Sendable {
     /// through ``makeResponder()``.
     public func makeRouter() -> Router {
         var router = Router()
-        let snapshot = snapshot()
+        var made = snapshot()
+        let control = accessControl
+        made.editingAccess = EditingAccess(
+            control: control, permissions: access.permissions, keys: control?.keys ?? signIn.keys ?? (try? SessionKeys.ephemeral()) ?? .none)
+        let snapshot = made
         let responder = ListResponder(app: snapshot)
         router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
@@ -249,6 +253,7 @@ public final class App: @unchecked Sendable {
             router.get(route.path) { try responder.respond(to: $0, route: route, pathRequestsJSON: false) }
             router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
+            router.post(route.path + EditingResponder.pathSuffix) { try EditingResponder(app: snapshot, route: route).respond(to: $0) }
             if route.acceptsFormPosts {
                 router.post(route.path) { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: false) }
                 router.post(route.path + ".json") { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: true) }
@@ -291,6 +296,8 @@ public final class App: @unchecked Sendable {
         /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
         let renderingSeed: UInt64
+        /// Who may change a list (editing mode), once the router is made.
+        var editingAccess: EditingAccess? = nil
     }
 
     func snapshot() -> Snapshot {

@@ -21,11 +21,17 @@ final class HTMLListBody: ListBody {
     private var renderer: TableRenderer
     private let style: TableStyle
     private var stage = Stage.head
+    /// Editing mode (``EditingMode``): rows with their controls, written whole (not streamed).
+    private let editing: EditingMode?
+    /// The request's query, when the list offers its actor editing mode (an "Edit" button).
+    private let editQuery: QueryItems?
 
     init(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        site: SiteLayout, tableView: TableView
+        site: SiteLayout, tableView: TableView, editing: EditingMode? = nil, editQuery: QueryItems? = nil
     ) {
+        self.editing = controller is any EditableTableController ? editing : nil
+        self.editQuery = editQuery
         self.format = format
         self.route = route
         self.controller = controller
@@ -68,7 +74,11 @@ final class HTMLListBody: ListBody {
                     ColumnsTable.writeOpening(columns, title: route.title, into: &html)
                 }
             case .table:
-                if try !renderer.render(into: &html, pausingAt: limit) { return false }
+                if let editing, let editable = controller as? any EditableTableController {
+                    try renderEditing(editable, mode: editing, into: &html)
+                } else if try !renderer.render(into: &html, pausingAt: limit) {
+                    return false
+                }
                 if format == .page, style.columns != nil { ColumnsTable.writeClosing(into: &html) }
                 stage = .tail
             case .tail:
@@ -82,14 +92,29 @@ final class HTMLListBody: ListBody {
         }
     }
 
+    /// The `<main>`'s classes: the layout's, and `editing-view` in editing mode.
+    private var mainClass: StaticString {
+        switch (style.columns == nil, editing == nil) {
+        case (true, true): "table-view"
+        case (false, true): "table-view columns-view"
+        case (true, false): "table-view editing-view"
+        case (false, false): "table-view columns-view editing-view"
+        }
+    }
+
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
-            title: route.title, currentPath: route.navigationHref, into: &html,
-            mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
-            listName: route.listName, infiniteScroll: route.infiniteScroll)
+            title: route.title, currentPath: route.navigationHref, into: &html, mainClass: mainClass,
+            // Editing mode is not patched live yet: a patched row would lose its controls.
+            listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil)
         if let parent = route.parent { DetailPage.writeBackLink(to: parent.href, title: parent.title, into: &html) }
         html.element("h1", text: route.title)
         html.raw("\n")
+        if let editing {
+            editing.writeToolbar(listHref: route.href, into: &html)
+        } else if let editQuery {
+            EditingMode.writeEditButton(listHref: route.href, query: editQuery, into: &html)
+        }
         switch controller.action {
         case .alert(let alert):
             html.raw("<div class=\"alert alert-")
@@ -120,6 +145,19 @@ final class HTMLListBody: ListBody {
             html.raw("> <button type=\"submit\">Search</button></form>\n")
         }
         controller.renderTableHeader(into: &html)
+    }
+}
+
+extension HTMLListBody {
+    /// The rows in editing mode, each with its controls (``EditingTableSink``), in one go.
+    private func renderEditing(_ controller: any EditableTableController, mode: EditingMode, into html: inout HTMLWriter) throws {
+        var walk = TableWalk(controller: controller, layout: renderer.layout, window: renderer.window)
+        var sink = EditingTableSink(
+            page: HTMLTableSink(tableView: renderer.tableView, style: style), controller: controller, mode: mode, listHref: route.href,
+            registry: renderer.tableView.registry, columnCount: style.columns?.count)
+        swap(&sink.page.html, &html)
+        defer { swap(&sink.page.html, &html) }
+        _ = try walk.walk(into: &sink)
     }
 }
 

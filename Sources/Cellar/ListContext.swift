@@ -28,9 +28,10 @@ public struct ListContext: Sendable {
 
     /// The names a list's query reserves for itself; every other item is a filter.
     /// (`filter_column`, `filter_op` and `filter_value` are a filter form's fields, which a
-    /// database list turns into `column__op=value`; `facet` and `facet_size` its facets.)
+    /// database list turns into `column__op=value`; `facet` and `facet_size` its facets; `editing` puts the list in editing mode.)
     public static let reservedNames: Set<String> = [
         "offset", "limit", "sort", "q", "fragment", "cursor", "filter_column", "filter_op", "filter_value", "facet", "facet_size",
+        "editing",
     ]
 
     public init(request: Request, listPath: String, page: PageRequest, rowIdentifier: String? = nil) {

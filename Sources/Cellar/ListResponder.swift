@@ -13,6 +13,9 @@ struct ListResponder: Sendable {
             return try app.watchers.watch(request, route: route, format: watchFormat, responder: self)
         }
         let format = try ListFormat.negotiate(request, pathRequestsJSON: pathRequestsJSON)
+        if format == .page, let mode = EditingMode.requested(by: request, route: route, access: app.editingAccess) {
+            return try editingPage(request, route: route, mode: mode, status: .ok)
+        }
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try makeController(ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
         // A detail list's controller, made per request, gives it its title.
@@ -43,9 +46,12 @@ struct ListResponder: Sendable {
         let (layout, page, links) =
             try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
         let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: app.rowErrorLog)
+        let offersEditing =
+            format == .page && app.editingAccess?.mayChangeAnyList == true && controller is any EditableTableController
+            && EditingMode.allowed(request, route: route, access: app.editingAccess).any
         let body = makeBody(
             format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors,
-            actor: request.actor)
+            actor: request.actor, editQuery: offersEditing ? request.query : nil)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
@@ -215,7 +221,7 @@ struct ListResponder: Sendable {
 
     private func makeBody(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        rowErrors: RowErrorReporter?, actor: String?
+        rowErrors: RowErrorReporter?, actor: String?, editQuery: QueryItems? = nil
     ) -> any ListBody {
         switch format {
         case .json:
@@ -227,7 +233,7 @@ struct ListResponder: Sendable {
             return HTMLListBody(
                 format: format, route: route, controller: controller, layout: layout, page: page, links: links,
                 site: app.site.signedIn(as: actor),
-                tableView: tableView)
+                tableView: tableView, editQuery: editQuery)
         }
     }
 

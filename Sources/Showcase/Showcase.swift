@@ -54,6 +54,7 @@ public enum Showcase {
             PeopleController(title: "Listbench", people: listbench, contentVersion: listbenchVersion)
         }
         try TastingNotes.install(in: app)
+        try ToDrink.install(in: app)
         // `--development` only: an account to try sign-in with, its password on standard error.
         try app.addDemoAccount()
         CellarSensors().install(in: app)

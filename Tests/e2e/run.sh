@@ -49,6 +49,10 @@ step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /
     /tasting-notes /tasting-notes/1 '/tasting-notes/new#200' \
     'POST /tasting-notes/new wine=%3Cb%3E&rating=9&tasted=2026-02-30&notes=%3Cscript%3Ex%3C%2Fscript%3E&buyAgain=0&buyAgain=1#422'
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
+# Editing mode on /to-drink: markup (the Nu checker), then two browsers, the keyboard and axe.
+step "$python" "$here/validate_html.py" --base-url "$base" '/to-drink?editing=1' '/to-drink?editing=1&_edit=1' '/to-drink?editing=1&_insert=0' \
+    'POST /to-drink/-/editing _do=insert&_section=0&wine=&vintage=abc&drunk=0#422' 'POST /to-drink/-/editing _do=save&_row=1&_version=x&wine=%3Cb%3E&drunk=0#409'
+step "$python" "$here/editing_test.py" --base-url "$base" --screenshots "$artifacts/editing-screenshots"
 
 # The built-in assets as the files they are kept in (Sources/Cellar/Site/Assets): each stylesheet
 # part and the icon through the Nu checker, each script part through Node's parser when Node is there.

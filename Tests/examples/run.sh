@@ -245,6 +245,54 @@ form_kept_check() {
         '<p class="section-footer" id="section-1-footer">3 books</p>'
 }
 check "POST /books/new corrected: 303 to /books, which lists the book on the Read shelf" form_kept_check
+# Editing mode (/books?editing=1): the controller's EditableTableController — delete with Undo, move, edit in place.
+# edit_post BODY: a browser's POST to /books/-/editing (the body to $work/body, the head to $work/head); prints the status.
+edit_post() {
+    curl -sS -o "$work/body" -D "$work/head" -w '%{http_code}' -H 'Sec-Fetch-Site: same-origin' \
+        -H 'Content-Type: application/x-www-form-urlencoded' --data-raw "$1" "$base/books/-/editing"
+}
+# version ROW: the version editing mode's page shows for the row.
+version() {
+    get '/books?editing=1' >/dev/null
+    "$python" -c 'import re, sys; print(re.search(r"id=\"row-%s\".*?name=\"_version\" value=\"([0-9a-f]+)\"" % sys.argv[1], open(sys.argv[2]).read(), re.S).group(1))' "$1" "$work/body"
+}
+editing_page_check() {
+    [ "$(get /books)" = 200 ] && body_has '<a class="button editing-start" href="/books?editing=1">Edit</a>' || return 1
+    [ "$(get '/books?editing=1')" = 200 ] && body_has '<form class="editing-buttons" method="post" action="/books/-/editing">' \
+        '<a class="button editing-edit" href="/books?editing=1&amp;_edit=2#row-2">Edit</a>' '>Move down</button>' '>Delete</button>'
+}
+check "GET /books?editing=1: each row's Delete, Move and Edit" editing_page_check
+editing_delete_check() {
+    local location token
+    [ "$(edit_post "_do=delete&_row=2&_version=$(version 2)")" = 303 ] || return 1
+    location=$(grep -i '^location:' "$work/head" | tr -d '\r' | cut -d' ' -f2)
+    case "$location" in /books\?editing=1\&_undo=u1.*) ;; *) echo "    Location: $location"; return 1 ;; esac
+    [ "$(get /books.json)" = 200 ] && ! grep -q Middlemarch "$work/body" || return 1
+    [ "$(get "$location")" = 200 ] && body_has '<span>Row deleted.</span>' || return 1
+    token=$(sed -nE 's/.*name="_token" value="([^"]+)".*/\1/p' "$work/body" | head -1)
+    [ "$(edit_post "_do=undo&_token=$token")" = 303 ] || return 1
+    [ "$(get /books)" = 200 ] && body_has '<li class="cell reading" id="row-2">' 'Middlemarch' || return 1
+    [ "$(edit_post "_do=undo&_token=$token")" = 409 ]
+}
+check "POST delete: 303 with an Undo that puts Middlemarch back under its id, once" editing_delete_check
+editing_move_check() {
+    [ "$(edit_post "_do=down&_row=1&_version=$(version 1)")" = 303 ] || return 1
+    get /books.json >/dev/null
+    "$python" -c 'import json, sys; p = json.load(open(sys.argv[1])); ids = [r["id"] for r in p["sections"][0]["rows"]]; assert ids == ["2", "1"], ids' "$work/body"
+}
+check "POST down: The Dispossessed moves below Middlemarch" editing_move_check
+editing_edit_check() {
+    [ "$(get '/books?editing=1&_edit=3')" = 200 ] && body_has 'value="Piranesi"' || return 1
+    [ "$(edit_post "_do=save&_row=3&_version=$(version 3)&title=Piranesi+2&author=Susanna+Clarke&year=2020&isRead=0&isRead=1")" = 303 ] || return 1
+    [ "$(get /books)" = 200 ] && body_has '<span class="cell-title">Piranesi 2</span>' || return 1
+    [ "$(edit_post "_do=save&_row=3&_version=0000&title=Stale&author=X&year=2000&isRead=0")" = 409 ]
+}
+check "a book edited in place is saved; a stale version is 409" editing_edit_check
+cross_site_edit_check() {
+    [ "$(curl -sS -o /dev/null -w '%{http_code}' -H 'Sec-Fetch-Site: cross-site' -H 'Content-Type: application/x-www-form-urlencoded' \
+        --data-raw "_do=delete&_row=1&_version=$(version 1)" "$base/books/-/editing")" = 403 ]
+}
+check "a cross-site POST to /books/-/editing: 403" cross_site_edit_check
 health_check() { [ "$(get /healthz)" = 200 ] && content_type_is application/json && body_has '"status":"ok"'; }
 check "GET /healthz: 200 {\"status\":\"ok\",…}" health_check
 # app.css, app.js and favicon.svg are built into Cellar: the example has none in its Public/.

@@ -1,9 +1,10 @@
 import MicroHTTP
 
 extension App {
-    /// Whether the app signs people in: it has accounts, permissions or is private.
+    /// Whether the app signs people in: it has accounts, permissions for someone other than
+    /// `anyone`, or is private.
     public var usesSignIn: Bool {
-        !access.accounts.isEmpty || !access.permissions.grants.isEmpty || signIn.isPrivate || signIn.identityHeader != nil
+        !access.accounts.isEmpty || !access.permissions.grantsOnlyToAnyone || signIn.isPrivate || signIn.identityHeader != nil
     }
 
     /// The accounts, permissions and sessions at run time, once the router is made (nil when the

@@ -87,6 +87,12 @@ public struct Permissions: Sendable, Equatable {
         return grantees.contains(Self.signedIn) || grantees.contains(actor.name) || !grantees.isDisjoint(with: actor.groups)
     }
 
+    /// True when every grant is to `anyone` alone (a list anyone may edit): such grants need no
+    /// one to sign in, so they do not turn sign-in on.
+    public var grantsOnlyToAnyone: Bool {
+        grants.values.allSatisfy { entry in entry.values.allSatisfy { $0 == [Self.anyone] } }
+    }
+
     /// True while no grant of `view` leaves `anyone` out: then the SQL page reads nothing a visitor could not.
     var everyListViewableByAnyone: Bool {
         grants.values.allSatisfy { entry in entry[.view].map { $0.contains(Self.anyone) } ?? true }

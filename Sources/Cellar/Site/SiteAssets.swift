@@ -19,6 +19,7 @@ enum SiteAssets {
     static let stylesheetParts: KeyValuePairs<String, [UInt8]> = [
         "app.css": PackageResources.app_css,
         "app+columns.css": PackageResources.app_columns_css,
+        "app+editing.css": PackageResources.app_editing_css,
         "app+explore.css": PackageResources.app_explore_css,
         "app+forms.css": PackageResources.app_forms_css,
         "app+session.css": PackageResources.app_session_css,
@@ -29,6 +30,7 @@ enum SiteAssets {
     /// `'use strict'` function), and the pages work without any of them.
     static let scriptParts: KeyValuePairs<String, [UInt8]> = [
         "app.js": PackageResources.app_js,
+        "app+editing.js": PackageResources.app_editing_js,
         "app+explore.js": PackageResources.app_explore_js,
     ]
 

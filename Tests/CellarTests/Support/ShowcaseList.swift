@@ -36,7 +36,7 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
 
     static let all: [ShowcaseList] = [
         ShowcaseList(
-            path: "/", title: "Lists", firstPageRows: 11, total: 11, defaultLimit: nil, maxLimit: nil,
+            path: "/", title: "Lists", firstPageRows: 12, total: 12, defaultLimit: nil, maxLimit: nil,
             sections: [.init(footer: "Every list also answers as JSON (add .json) and as a rows fragment (?fragment=rows).")],
             cells: ["ListLinkCell"], detailRow: nil),
         people,
@@ -68,6 +68,9 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
         ShowcaseList(
             path: "/tasting-notes", title: "Tasting notes", firstPageRows: 1, total: 1, defaultLimit: 50, maxLimit: 500, sections: [.init()],
             cells: ["TastingNoteCell"], detailRow: "1"),
+        ShowcaseList(
+            path: "/to-drink", title: "To drink", firstPageRows: 3, total: 3, defaultLimit: nil, maxLimit: nil,
+            sections: [.init(footer: "Kept in memory until the server restarts; at most 200 bottles.")], cells: ["BottleCell"], detailRow: nil),
         ShowcaseList(
             path: "/sensors", title: "Sensors", firstPageRows: 6, total: 6, defaultLimit: 50, maxLimit: 500,
             sections: [.init(header: "Readings", footer: "A reading changes every second while this page is open.")],

@@ -35,15 +35,35 @@ final class Library: Sendable {
 
     /// Puts a new book on the "Read" shelf, or on "Reading" while it is not read.
     func add(title: String, author: String, year: Int, isRead: Bool) {
+        put(NewBook(title: title, author: author, year: year, isRead: isRead), at: nil)
+    }
+
+    // Editing: each change finds the book by its id, so a change made meanwhile is not undone.
+    /// Puts `new` at `place` (a shelf and a row), or at the end of its shelf; under `id` when free (an Undo).
+    func put(_ new: NewBook, at place: IndexPath?, id: Int? = nil) {
         shelves.withLock { shelves in
-            let id = shelves.flatMap(\.books).map(\.id).max().map { $0 + 1 } ?? 1
-            shelves[isRead ? 1 : 0].books.append(Book(id, title, author, year))
+            let ids = shelves.flatMap(\.books).map(\.id)
+            let book = Book(id.flatMap { ids.contains($0) ? nil : $0 } ?? (ids.max() ?? 0) + 1, new.title, new.author, new.year)
+            let shelf = min(place?.section ?? (new.isRead ? 1 : 0), shelves.count - 1)
+            shelves[shelf].books.insert(book, at: min(place?.row ?? .max, shelves[shelf].books.count))
+        }
+    }
+    /// Takes the book out, and says where it was.
+    @discardableResult func remove(_ id: Int) -> IndexPath? {
+        shelves.withLock { shelves in
+            for (section, shelf) in shelves.enumerated() {
+                if let row = shelf.books.firstIndex(where: { $0.id == id }) {
+                    shelves[section].books.remove(at: row); return IndexPath(row: row, section: section)
+                }
+            }
+            return nil
         }
     }
 }
 
 /// The list at /books: `UITableViewDataSource`, made per request.
 struct BookshelfController: TableController {
+    let library: Library
     // The shelves as they are for this request; a controller over a database would fetch its page (see ListContext.page).
     let shelves: [Library.Shelf]
 
@@ -92,4 +112,25 @@ struct EditionsController: TableController {
             prototype: "EditionCell", for: indexPath, data: ["publisher": edition.publisher, "year": String(edition.year), "format": edition.format])
     }
     func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { editions[indexPath.row] }
+}
+
+/// Editing mode (/books?editing=1), UIKit's calls: delete (with Undo), move, and a book's form in place.
+extension BookshelfController: EditableTableController {
+    func commit(_ style: EditingStyle, forRowAt indexPath: IndexPath, context: EditingContext) throws {
+        if style == .delete { library.remove(book(at: indexPath).id) }
+        if style == .insert { library.put(try context.decode(NewBook.self), at: indexPath, id: context.restoring.flatMap { Int($0) }) }
+    }
+    func editingForm(forRowAt indexPath: IndexPath) -> (any FormController)? {
+        NewBookForm(book: book(at: indexPath), isRead: indexPath.section == 1)
+    }
+    func commitEdit(forRowAt indexPath: IndexPath, context: EditingContext) throws {
+        let edited = try context.decode(NewBook.self), id = book(at: indexPath).id
+        library.put(edited, at: library.remove(id), id: id)
+    }
+    func canMoveRow(at indexPath: IndexPath) -> Bool { true }
+    func moveRow(at source: IndexPath, to destination: IndexPath, context: EditingContext) throws {
+        let book = book(at: source)
+        library.remove(book.id)
+        library.put(NewBook(title: book.title, author: book.author, year: book.year, isRead: destination.section == 1), at: destination, id: book.id)
+    }
 }

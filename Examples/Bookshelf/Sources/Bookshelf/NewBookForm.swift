@@ -9,16 +9,21 @@ struct NewBook: Decodable {
 }
 
 struct NewBookForm: FormController {
-    var submitTitle: String { "Add book" }
+    /// The book edited in place in the list, or nil for a new one.
+    var book: Book? = nil
+    var isRead = false
+    var submitTitle: String { book == nil ? "Add book" : "Save" }
     var sections: [FormSection] {
         [
             FormSection(
                 header: "The book", footer: "A book not read yet goes on the Reading shelf.",
                 fields: [
-                    .text("title", label: "Title", isRequired: true, maxLength: 200),
-                    .text("author", label: "Author", isRequired: true, maxLength: 200),
-                    .number("year", label: "Published", isRequired: true, minimum: -3000, maximum: 2100, placeholder: "1974"),
-                    .toggle("isRead", label: "Read already"),
+                    .text("title", label: "Title", isRequired: true, value: book?.title ?? "", maxLength: 200),
+                    .text("author", label: "Author", isRequired: true, value: book?.author ?? "", maxLength: 200),
+                    .number(
+                        "year", label: "Published", isRequired: true, minimum: -3000, maximum: 2100, placeholder: "1974",
+                        value: book.map { String($0.year) } ?? ""),
+                    .toggle("isRead", label: "Read already", isOn: isRead),
                 ])
         ]
     }

@@ -18,13 +18,15 @@ final class HTMLListBody: ListBody {
     private let page: Page
     private let links: PageLinks
     private let site: SiteLayout
+    /// Who the page is for (nil: no one signed in).
+    private let actor: String?
     private var renderer: TableRenderer
     private let style: TableStyle
     private var stage = Stage.head
 
     init(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        site: SiteLayout, tableView: TableView
+        site: SiteLayout, actor: String? = nil, tableView: TableView
     ) {
         self.format = format
         self.route = route
@@ -32,6 +34,7 @@ final class HTMLListBody: ListBody {
         self.page = page
         self.links = links
         self.site = site
+        self.actor = actor
         style = controller.style
         renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window, style: style)
     }
@@ -85,7 +88,7 @@ final class HTMLListBody: ListBody {
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
             title: route.title, currentPath: route.href, into: &html, mainClass: style.columns == nil ? "table-view" : "table-view columns-view",
-            listName: route.listName, infiniteScroll: route.infiniteScroll)
+            listName: route.listName, infiniteScroll: route.infiniteScroll, actor: actor)
         html.element("h1", text: route.title)
         html.raw("\n")
         switch controller.action {

@@ -58,6 +58,7 @@ import Testing
     /// Every page an actor who may not view `secrets` reads, with what each must not hold.
     static let pages = [
         "/", "/notes", "/notes/1", "/notes?facet=secret_id", "/notes/-/schema", "/notes/-/schema.json", "/notes.json?facet=secret_id",
+        "/notes/1.json",
     ]
 
     @Test func aTableOneMayNotViewIsNamedNowhere() throws {

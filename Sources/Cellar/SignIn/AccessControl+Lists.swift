@@ -6,8 +6,8 @@ extension AccessControl {
     /// a table one may not see is absent, not only refused. Empty, at the cost of one check, while
     /// every list is viewable by anyone.
     public func unviewable(_ paths: some Collection<String>, by request: Request) -> Set<String> {
-        // The common case first, without the actor: nothing hidden from anyone, and no token to narrow it.
-        if openToAnyone.load(ordering: .relaxed), request.headers["Authorization"] == nil { return [] }
+        // The common case first: nothing is hidden from anyone, and no actor's token can narrow it.
+        if openToAnyone.load(ordering: .relaxed), request.actor == nil || request.headers["Authorization"] == nil { return [] }
         let (configuration, actor, token) = rights(of: request)
         var hidden = Set<String>()
         for path in paths where !configuration.permissions.allows(actor, .view, path: path) || token?.allows(.view, path: path) == false {

@@ -49,24 +49,23 @@ struct SessionCookie: Equatable {
     static func find(in header: String?) -> String? {
         guard let header else { return nil }
         if let found = header.utf8.withContiguousStorageIfAvailable({ find(inBytes: $0) }) { return found }
-        return find(inBytes: Array(header.utf8))
+        return Array(header.utf8).withUnsafeBufferPointer { find(inBytes: $0) }
     }
 
     /// `cellar_session=`, whose value ``find(in:)`` looks for.
     private static let prefix = Array((name + "=").utf8)
 
-    private static func find(inBytes bytes: some RandomAccessCollection<UInt8>) -> String? {
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            while start < bytes.endIndex, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
-                start = bytes.index(after: start)
+    private static func find(inBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            while start < count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            var end = start
+            while end < count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            if end - start > prefix.count, prefix.indices.allSatisfy({ bytes[start + $0] == prefix[$0] }) {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + prefix.count)..<end]), as: UTF8.self)
             }
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-            let pair = bytes[start..<end]
-            if pair.count > prefix.count, pair.starts(with: prefix) {
-                return String(decoding: pair.dropFirst(prefix.count), as: UTF8.self)
-            }
-            start = end < bytes.endIndex ? bytes.index(after: end) : end
+            start = end + 1
         }
         return nil
     }

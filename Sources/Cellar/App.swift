@@ -298,6 +298,10 @@ public final class App: @unchecked Sendable {
         let renderingSeed: UInt64
         /// Who may change a list (editing mode), once the router is made.
         var editingAccess: EditingAccess? = nil
+        /// ``App/accessControl``; nil when the app signs no one in.
+        let accessControl: AccessControl?
+        /// The lists' paths by the links the navigation has to them, for ``siteLayout(for:)``.
+        let listPathsByLink: [String: String]
     }
 
     func snapshot() -> Snapshot {
@@ -327,7 +331,8 @@ public final class App: @unchecked Sendable {
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
             rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),
-            showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value)
+            showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value, accessControl: accessControl,
+            listPathsByLink: Dictionary(lists.map { ($0.href, $0.path) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// This server's binary: its size and modification time, the same for every replica started

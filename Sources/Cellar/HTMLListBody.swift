@@ -18,6 +18,8 @@ final class HTMLListBody: ListBody {
     private let page: Page
     private let links: PageLinks
     private let site: SiteLayout
+    /// Who the page is for (nil: no one signed in).
+    private let actor: String?
     private var renderer: TableRenderer
     private let style: TableStyle
     private var stage = Stage.head
@@ -28,7 +30,7 @@ final class HTMLListBody: ListBody {
 
     init(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        site: SiteLayout, tableView: TableView, editing: EditingMode? = nil, editQuery: QueryItems? = nil
+        site: SiteLayout, actor: String? = nil, tableView: TableView, editing: EditingMode? = nil, editQuery: QueryItems? = nil
     ) {
         self.editing = controller is any EditableTableController ? editing : nil
         self.editQuery = editQuery
@@ -38,6 +40,7 @@ final class HTMLListBody: ListBody {
         self.page = page
         self.links = links
         self.site = site
+        self.actor = actor
         style = controller.style
         renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window, style: style)
     }
@@ -106,7 +109,7 @@ final class HTMLListBody: ListBody {
         site.writeHead(
             title: route.title, currentPath: route.navigationHref, into: &html, mainClass: mainClass,
             // Editing mode is not patched live yet: a patched row would lose its controls.
-            listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil)
+            listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil, actor: actor)
         if let parent = route.parent { DetailPage.writeBackLink(to: parent.href, title: parent.title, into: &html) }
         html.element("h1", text: route.title)
         html.raw("\n")

@@ -34,7 +34,7 @@ extension ListResponder {
                 if json || request.prefersJSON {
                     return try DetailPage.json(fields, identifier: identifier, cell: nil, item: nil, route: route)
                 }
-                return DetailPage.html(fields, route: route, site: app.site.signedIn(as: request.actor))
+                return DetailPage.html(fields, route: route, site: app.siteLayout(for: request))
             }
         }
     }

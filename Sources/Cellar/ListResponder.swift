@@ -51,7 +51,7 @@ struct ListResponder: Sendable {
             && EditingMode.allowed(request, route: route, access: app.editingAccess).any
         let body = makeBody(
             format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: rowErrors,
-            actor: request.actor, editQuery: offersEditing ? request.query : nil)
+            request: request, editQuery: offersEditing ? request.query : nil)
 
         let firstLimit = Self.firstLimit(rows: page.window.count, app: app, awaitingSend: app.bufferedResponseBytes.count)
         // Room for all of the first attempt (up to a quarter more for the row that crosses a limit):
@@ -127,7 +127,7 @@ struct ListResponder: Sendable {
                     detail, identifier: rowIdentifier, cell: try provider.resolvedIdentifier(in: app.registry),
                     item: controller.item(forRowAt: indexPath), route: route)
             }
-            return DetailPage.html(detail, route: route, site: app.site.signedIn(as: request.actor))
+            return DetailPage.html(detail, route: route, site: app.siteLayout(for: request))
         }
     }
 
@@ -208,7 +208,7 @@ struct ListResponder: Sendable {
         let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
         // No row error handler: a cell that fails stops the render, and the start with it.
         let body = makeBody(
-            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil, actor: request.actor)
+            format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil, request: request)
         var bytes = ByteBuffer()
         // Bounded: validation renders at most a buffer's worth of each list.
         _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
@@ -221,7 +221,7 @@ struct ListResponder: Sendable {
 
     private func makeBody(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        rowErrors: RowErrorReporter?, actor: String?, editQuery: QueryItems? = nil
+        rowErrors: RowErrorReporter?, request: Request, editQuery: QueryItems? = nil
     ) -> any ListBody {
         switch format {
         case .json:
@@ -232,7 +232,7 @@ struct ListResponder: Sendable {
             tableView.rowErrorHandler = rowErrors
             return HTMLListBody(
                 format: format, route: route, controller: controller, layout: layout, page: page, links: links,
-                site: app.site.signedIn(as: actor),
+                site: app.visibleSite(for: request), actor: request.actor,
                 tableView: tableView, editQuery: editQuery)
         }
     }

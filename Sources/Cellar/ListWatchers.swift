@@ -158,7 +158,9 @@ public final class ListWatchers: Sendable {
     /// event the client has is its `Last-Event-ID` header, or the `_last-event-id` query item (a
     /// script's `EventSource` cannot send headers; names starting with `_` are not filters).
     func watch(_ request: Request, route: ListRoute, format: WatchFormat, responder: ListResponder) throws -> Response {
-        let key = Self.key(route: route, format: format, query: request.query)
+        // Each set of rights on the list its own window: a render carries only its watchers' controls.
+        let control = responder.app.accessControl
+        let key = Self.key(route: route, format: format, query: request.query, allowed: control?.allowedActions(request, on: route.path))
         var (window, lastChange, log) = state.withLock { ($0.windows[key], $0.lastChange[route.path], Self.log(for: route.path, in: $0)) }
         let lastEventID = request.headers["Last-Event-ID"] ?? request.query["_last-event-id"]
         // With a change log, read before the render: the window shows at least every change up to it.
@@ -193,6 +195,10 @@ public final class ListWatchers: Sendable {
         // An id this window did not give may still be current: the log tells, for any replica's ids.
         let upToDate = log.map { log in lastEventID.flatMap { UInt64($0) }.map { !log.hasChanged(listAt: route.path, since: $0) } ?? false }
         let stream = EventStream()
+        // A session's (or a token's) stream ends with it: the client's reconnection is signed out.
+        if let control, let expiry = control.credentialsExpiry(of: request) {
+            stream.close(at: .now + .seconds(max(0, expiry - control.now())))
+        }
         if let position {
             window?.attach(stream, lastEventID: lastEventID, upToDate: upToDate ?? false) { position }
         } else {
@@ -228,12 +234,14 @@ public final class ListWatchers: Sendable {
         state.lastChange = state.lastChange.filter { watched.contains($0.key) }
     }
 
-    /// One window per list, format and query; the query in a canonical order (items by name, the
+    /// One window per list, format, query and, with sign-in, set of actions allowed on the list
+    /// (``AccessControl/allowedActions(_:on:)``); the query in a canonical order (items by name, the
     /// order of items of one name kept, as it matters for `sort`), without the items that do not
     /// change the rows (`fragment`, and names starting with `_` or `utm_`).
-    static func key(route: ListRoute, format: WatchFormat, query: QueryItems) -> String {
+    static func key(route: ListRoute, format: WatchFormat, query: QueryItems, allowed: String? = nil) -> String {
         let items = query.filter { item in item.name != "fragment" && !item.name.hasPrefix("_") && !item.name.hasPrefix("utm_") }
         let ordered = items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
-        return format.rawValue + " " + route.path + "?" + QueryItems(ordered.map { ($0.name, $0.value) }).percentEncoded
+        let window = format.rawValue + " " + route.path + "?" + QueryItems(ordered.map { ($0.name, $0.value) }).percentEncoded
+        return allowed.map { window + " allowed=" + $0 } ?? window
     }
 }

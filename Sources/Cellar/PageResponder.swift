@@ -21,7 +21,7 @@ struct PageResponder: Sendable {
         if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "text/html; charset=utf-8") }
         if !headers.contains("Cache-Control") { headers.add(name: "Cache-Control", value: "no-cache") }
         var html = HTMLWriter(capacity: page.html.count + 4096)
-        let site = app.site.signedIn(as: request.actor)
+        let site = app.siteLayout(for: request)
         site.writeHead(title: page.documentTitle ?? page.title, currentPath: path, into: &html, mainClass: page.mainClass)
         html.element("h1", text: page.title)
         html.raw("\n")

@@ -172,13 +172,14 @@ public struct SiteLayout: Sendable {
         }
     }
 
-    /// Writes the frame up to `{{main}}`, then `<main …>`.
+    /// Writes the frame up to `{{main}}`, then `<main …>`; `actor`, when given, is who is signed
+    /// in (the page need not copy the whole layout to say so, ``signedIn(as:)``).
     func writeHead(
         title: String, currentPath: String, into html: inout HTMLWriter, mainClass: StaticString = "table-view",
-        listName: String? = nil, infiniteScroll: Bool = false
+        listName: String? = nil, infiniteScroll: Bool = false, actor: String? = nil
     ) {
         write(beforeMain, title: title, currentPath: currentPath, into: &html)
-        if let signedInActor {
+        if let signedInActor = actor ?? signedInActor {
             writeSession(signedInActor, into: &html)
         } else if offersSignIn, currentPath != SignInPage.path {
             // Everywhere but on the sign-in page itself; a landmark of its own, as everything on

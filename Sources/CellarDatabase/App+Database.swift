@@ -64,7 +64,7 @@ extension App {
         // Every summary (a count), and the SQL page's connections, before the first list is mounted:
         // a database that goes away meanwhile leaves the app as it was, and a deferred mount can be tried again.
         let summaries = try made.map { list in try (list.description ?? Self.summary(of: list, in: database)) + " · " + Self.columnNames(of: list) }
-        let (queries, writtenSQL) = try queryRunner(for: database, configuration: configuration) ?? (nil, false)
+        let (queries, writtenSQL) = try queryRunner(for: database, configuration: configuration, lists: made) ?? (nil, false)
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
@@ -124,9 +124,21 @@ extension App {
     /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
     /// off: they run only what the configuration says. `writtenSQL`: whether `/-/query` is on —
     /// not over PostgreSQL when the serving role can do more than read.
-    private func queryRunner(for database: Database, configuration: DatabaseConfiguration) throws -> (QueryRunner?, writtenSQL: Bool)? {
+    ///
+    /// With sign-in, a statement reads none of `lists`' tables its actor may not view.
+    private func queryRunner(
+        for database: Database, configuration: DatabaseConfiguration, lists: [TableList]
+    ) throws -> (QueryRunner?, writtenSQL: Bool)? {
         let sqlPage = databaseAllowsSQL && configuration.allowsSQL
         guard sqlPage || !configuration.queries.isEmpty else { return nil }
+        // Asked per request: sign-in's flags are applied after the lists are mounted.
+        let app = self
+        let tables = lists.map { (name: $0.schema.name, path: $0.path) }
+        let unreadable: @Sendable (Request) -> Set<String> = { request in
+            guard let access = app.accessControl else { return [] }
+            let paths = access.unviewable(tables.map(\.path), by: request)
+            return paths.isEmpty ? [] : Set(tables.filter { paths.contains($0.path) }.map(\.name))
+        }
         switch database.engine {
         case .postgres(let pool):
             let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
@@ -136,10 +148,10 @@ extension App {
                     metadata: ["database": "\(database.displayName)", "role_may": "\(reach.joined(separator: "; "))"])
                 guard !configuration.queries.isEmpty else { return nil }
             }
-            return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit), sqlPage && reach.isEmpty)
+            return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage && reach.isEmpty)
         case .sqlite:
             do {
-                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit), sqlPage)
+                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage)
             } catch {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }
@@ -195,16 +207,23 @@ extension App {
         }
     }
 
-    /// Mounts a table's list: each request asks `catalog` for the list as the schema is now.
+    /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
+    /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
+    /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
+    /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
+    ///
+    /// An actor who may not view some tables sees the lists without them (``DatabaseCatalog/list(named:seenBy:access:)``).
     private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
         let database = catalog.database
         let name = list.schema.name
+        // Read per request: sign-in's flags are applied after the lists are mounted.
+        let app = self
         self.list(
             list.path, title: list.title, summary: summary ?? list.description ?? "",
             paging: .keyset(defaultLimit: list.pageSize ?? database.options.defaultLimit, maxLimit: database.options.maxLimit),
             hasDetail: list.hasKey
         ) { context in
-            let (list, lists, version) = try catalog.list(named: name)
+            let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
             return list.isSearchable
                 ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
@@ -221,14 +240,14 @@ extension App {
         route(.get, list.path + ".csv") { request in
             try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
         }
-        page(list.path + "/-/schema", title: "\(list.title): schema") { _, page in
-            let (list, lists, _) = try catalog.list(named: name)
-            SchemaDescription.writePage(of: list, lists: lists.byName, into: &page.html)
+        page(list.path + "/-/schema", title: "\(list.title): schema") { request, page in
+            let (list, lists, _) = try catalog.list(named: name, seenBy: request, access: app.accessControl)
+            SchemaDescription.writePage(of: list, lists: lists, into: &page.html)
             return .ok
         }
-        route(.get, list.path + "/-/schema.json") { _ in
-            let (list, lists, _) = try catalog.list(named: name)
-            return Response.json(SchemaDescription.json(of: list, lists: lists.byName))
+        route(.get, list.path + "/-/schema.json") { request in
+            let (list, lists, _) = try catalog.list(named: name, seenBy: request, access: app.accessControl)
+            return Response.json(SchemaDescription.json(of: list, lists: lists))
         }
     }
 

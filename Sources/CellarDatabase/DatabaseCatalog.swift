@@ -49,6 +49,10 @@ final class DatabaseCatalog: Sendable {
     /// The tables a foreign key may link to; nil for every table the schema has.
     private let linkTargets: Set<String>?
     private let current: Locked<Generation>
+    /// The current generation's lists as actors who may not view some tables see them, by the
+    /// tables they may not view (as many as there are sets of rights, at most ``hidingLimit``).
+    private let hidingViews = Locked<(of: DatabaseLists?, byHidden: [Set<String>: DatabaseLists])>((nil, [:]))
+    static let hidingLimit = 64
 
     /// Makes the lists from the schema `database` was opened with.
     ///
@@ -99,6 +103,33 @@ final class DatabaseCatalog: Sendable {
                 headers: ["Retry-After": "5"])
         }
         throw HTTPError.notFound("The table “\(name)” is no longer in the database.")
+    }
+
+    /// ``list(named:)`` as `request`'s actor may see it: the other lists without the tables it may
+    /// not view (``AccessControl/unviewable(_:by:)``), so that no link, label, count or schema
+    /// reference names them. `access` nil: no sign-in, every list.
+    func list(named name: String, seenBy request: Request, access: AccessControl?) throws -> (
+        list: TableList, lists: DatabaseLists, dataVersion: String?
+    ) {
+        let found = try list(named: name)
+        guard let access else { return found }
+        let hidden = hiddenTables(in: found.lists, seenBy: request, access: access)
+        guard !hidden.isEmpty else { return found }
+        let lists = hidingViews.withLock { views -> DatabaseLists in
+            if views.of !== found.lists || views.byHidden.count >= Self.hidingLimit { views = (found.lists, [:]) }
+            if let made = views.byHidden[hidden] { return made }
+            let made = found.lists.hiding(hidden)
+            views.byHidden[hidden] = made
+            return made
+        }
+        return (found.list, lists, found.dataVersion)
+    }
+
+    /// The names of the tables among `lists` that `request`'s actor may not view.
+    func hiddenTables(in lists: DatabaseLists, seenBy request: Request, access: AccessControl) -> Set<String> {
+        let paths = access.unviewable(lists.ordered.map(\.path), by: request)
+        guard !paths.isEmpty else { return [] }
+        return Set(lists.ordered.filter { paths.contains($0.path) }.map(\.schema.name))
     }
 
     /// The lists for the schema as it is now: the ones kept, or made again after a change.

@@ -69,7 +69,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
 
     public func fetchPage() throws {
         guard hasStatement else { return }
-        let result = try runner.run(sql, parameters: parameters, offset: context.page.offset, limit: limit)
+        let result = try runner.run(sql, parameters: parameters, offset: context.page.offset, limit: limit, for: context.request)
         let list: TableList
         do {
             list = try TableList.queryResult(columns: result.columns, path: context.listPath)

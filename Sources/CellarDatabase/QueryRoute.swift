@@ -118,7 +118,7 @@ extension App {
                 }
                 return offset
             } ?? 0
-        let page = try runner.run(sql, parameters: parameters, offset: offset, limit: QueryRunner.rowCap)
+        let page = try runner.run(sql, parameters: parameters, offset: offset, limit: QueryRunner.rowCap, for: request)
         var body: [UInt8] = []
         CSVStream.appendHeader(page.columns.map(\.name), to: &body)
         CSVStream.appendRows(page.rows, columns: page.columns.count, to: &body)

@@ -29,10 +29,16 @@ final class QueryRunner: Sendable {
     }
 
     let connections: Connections
+    /// The tables a request's actor may not view, which its statements may not read (with sign-in:
+    /// set by ``App/mount(_:at:configuration:indexTitle:)``).
+    let unreadableTables: @Sendable (Request) -> Set<String>
 
     /// Opens the first query connection to a SQLite file now, so a file that cannot be restricted stops the mount.
-    init(path: String, timeLimit: Double, connections: Int = 2) throws(DatabaseError) {
+    init(
+        path: String, timeLimit: Double, connections: Int = 2, unreadableTables: @escaping @Sendable (Request) -> Set<String> = { _ in [] }
+    ) throws(DatabaseError) {
         self.timeLimit = timeLimit
+        self.unreadableTables = unreadableTables
         let pool = try ConnectionPool(path: path, maximumConnections: connections) { connection throws(DatabaseError) in
             try connection.restrictToClientQueries(valueLimit: Int32(Self.valueLimit), statementLimit: Int32(Self.statementLimit))
         }
@@ -41,8 +47,12 @@ final class QueryRunner: Sendable {
 
     /// Connections of its own to a PostgreSQL database, made when first needed (a server away at
     /// start is a list's concern, not the query page's).
-    init(postgres info: PostgresConnectionInfo, timeLimit: Double, connections: Int = 2) {
+    init(
+        postgres info: PostgresConnectionInfo, timeLimit: Double, connections: Int = 2,
+        unreadableTables: @escaping @Sendable (Request) -> Set<String> = { _ in [] }
+    ) {
         self.timeLimit = timeLimit
+        self.unreadableTables = unreadableTables
         self.connections = .postgres(PostgresPool(info: info, maximumConnections: connections, statementTimeout: timeLimit))
     }
 
@@ -77,18 +87,35 @@ final class QueryRunner: Sendable {
     ///
     /// A statement's `:named` parameters (a canned query's) take their values from `parameters`,
     /// by name without the `:`, bound as text; a statement a client wrote has none.
-    func run(_ sql: String, parameters: [String: String] = [:], offset: Int, limit: Int) throws -> Page {
+    func run(_ sql: String, parameters: [String: String] = [:], offset: Int, limit: Int, for request: Request) throws -> Page {
         try Self.check(sql)
+        let unreadable = unreadableTables(request)
         switch connections {
         case .postgres(let pool):
+            // PostgreSQL has no authorizer to say which tables a statement reads: an actor who may
+            // not view every table runs none (the README says how a role's grants can do better).
+            guard unreadable.isEmpty else {
+                throw HTTPError(
+                    .forbidden,
+                    "Your account may not view every table, and on PostgreSQL the SQL page cannot tell which tables a statement reads: it runs no SQL for you."
+                )
+            }
             return try runOnPostgres(sql, parameters: parameters, pool: pool, offset: offset, limit: min(limit, Self.rowCap))
         case .sqlite(let pool):
             do {
                 return try pool.withConnection { connection in
-                    try connection.withDeadline(seconds: timeLimit) {
-                        try Self.read(sql, parameters: parameters, on: connection, offset: offset, limit: min(limit, Self.rowCap))
+                    try UnreadableTables.run(unreadable, on: connection) {
+                        try connection.withDeadline(seconds: timeLimit) {
+                            try Self.read(sql, parameters: parameters, on: connection, offset: offset, limit: min(limit, Self.rowCap))
+                        }
                     }
                 }
+            } catch let refusal as UnreadableTables.Refusal {
+                throw HTTPError(
+                    .forbidden,
+                    SQLiteAuthorizer.schemaTables.contains(refusal.table)
+                        ? "The statement reads \(refusal.table), which names tables your account may not view: it is not run for you."
+                        : "The statement reads “\(refusal.table)”, a table your account may not view: it is not run.")
             } catch let error as DatabaseError {
                 throw answer(for: error)
             }

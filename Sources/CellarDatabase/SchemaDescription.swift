@@ -6,7 +6,9 @@ import TableKit
 /// disclosure, at `/{table}/-/schema`, and as JSON at `/{table}/-/schema.json`.
 enum SchemaDescription {
     /// The columns' table and the indexes' list, as the disclosure and the schema's page share them.
-    static func writeTables(of list: TableList, lists: [String: TableList], into html: inout HTMLWriter) {
+    ///
+    /// A foreign key to a table in `hidden` (one its reader may not view) is left out.
+    static func writeTables(of list: TableList, lists: [String: TableList], hiding hidden: Set<String> = [], into html: inout HTMLWriter) {
         let schema = list.schema
         html.raw("<div class=\"schema-columns\"><table class=\"schema-table\"><caption>Columns of ")
         html.text(schema.name)
@@ -29,7 +31,7 @@ enum SchemaDescription {
             html.raw("</td><td>")
             html.text(keyDescription(of: column, in: schema))
             html.raw("</td><td>")
-            for (index, key) in schema.foreignKeys.filter({ $0.columns.contains(column.name) }).enumerated() {
+            for (index, key) in schema.foreignKeys.filter({ $0.columns.contains(column.name) && !hidden.contains($0.referencedTable) }).enumerated() {
                 if index > 0 { html.raw(", ") }
                 writeReference(key, column: column.name, lists: lists, into: &html)
             }
@@ -60,11 +62,11 @@ enum SchemaDescription {
     }
 
     /// The table page's disclosure: closed until opened.
-    static func writeDisclosure(of list: TableList, in lists: [String: TableList], into html: inout HTMLWriter) {
+    static func writeDisclosure(of list: TableList, in lists: [String: TableList], hiding hidden: Set<String> = [], into html: inout HTMLWriter) {
         html.raw("<details class=\"schema\"><summary>Schema: ")
         html.text(list.columns.count == 1 ? "1 column" : "\(list.columns.count) columns")
         html.raw("</summary>\n")
-        writeTables(of: list, lists: lists, into: &html)
+        writeTables(of: list, lists: lists, hiding: hidden, into: &html)
         html.raw("<p><a")
         html.attribute("href", ListRoute.percentEncodedPath(list.path) + "/-/schema")
         html.raw(">The schema on its own page</a> · <a")
@@ -73,7 +75,7 @@ enum SchemaDescription {
     }
 
     /// `/{table}/-/schema`'s content.
-    static func writePage(of list: TableList, lists: [String: TableList], into html: inout HTMLWriter) {
+    static func writePage(of list: TableList, lists: DatabaseLists, into html: inout HTMLWriter) {
         html.raw("<p>")
         html.text(list.schema.kind == .view ? "A view" : "A table")
         html.raw(" · <a")
@@ -81,13 +83,13 @@ enum SchemaDescription {
         html.raw(">Its rows</a> · <a")
         html.attribute("href", ListRoute.percentEncodedPath(list.path) + "/-/schema.json")
         html.raw(">JSON</a></p>\n")
-        writeTables(of: list, lists: lists, into: &html)
+        writeTables(of: list, lists: lists.byName, hiding: lists.hidden, into: &html)
     }
 
     /// `{"table", "kind", "columns": [{name, type, notNull, default, primaryKey, generated}],
     /// "primaryKey", "foreignKeys": [{columns, table, referencedColumns, href}], "indexes": [{name,
     /// columns, unique, origin, partial}], "links"}`.
-    static func json(of list: TableList, lists: [String: TableList]) -> [UInt8] {
+    static func json(of list: TableList, lists: DatabaseLists) -> [UInt8] {
         let schema = list.schema
         var json = JSONWriter()
         json.raw("{")
@@ -113,7 +115,7 @@ enum SchemaDescription {
         writeStrings(schema.primaryKey, into: &json)
         json.member("foreignKeys")
         json.raw("[")
-        for (index, key) in schema.foreignKeys.enumerated() {
+        for (index, key) in schema.foreignKeys.filter({ !lists.hidden.contains($0.referencedTable) }).enumerated() {
             if index > 0 { json.raw(",") }
             json.raw("{")
             json.key("columns")
@@ -121,7 +123,7 @@ enum SchemaDescription {
             json.member("table", key.referencedTable)
             json.member("referencedColumns")
             writeStrings(key.referencedColumns, into: &json)
-            json.member("href", lists[key.referencedTable].map { ListRoute.percentEncodedPath($0.path) })
+            json.member("href", lists.byName[key.referencedTable].map { ListRoute.percentEncodedPath($0.path) })
             json.raw("}")
         }
         json.raw("]")

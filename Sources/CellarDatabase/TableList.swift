@@ -279,7 +279,12 @@ public typealias DatabaseCellProvider = @Sendable (DatabaseRow, IndexPath) -> Da
 
 /// Every list of a mounted database, by table name: how a foreign key finds the list it links to.
 final class DatabaseLists: Sendable {
+    /// The lists, in the order they were mounted.
+    let ordered: [TableList]
     let byName: [String: TableList]
+    /// Tables left out for the actor these lists are for (``hiding(_:)``): no link, label, count or
+    /// reference names them.
+    let hidden: Set<String>
     /// For each table, by column: where a foreign key's value links (`/regions/`, the value to
     /// follow), or nil for a column that links nowhere.
     let linkBases: [String: [String?]]
@@ -288,9 +293,12 @@ final class DatabaseLists: Sendable {
     /// Each table's schema, as the disclosure above its list writes it (``SchemaDescription``).
     let schemaDisclosures: [String: String]
 
-    init(_ lists: [TableList]) {
+    init(_ lists: [TableList], hiding hidden: Set<String> = []) {
+        let lists = lists.filter { !hidden.contains($0.schema.name) }
         let byName = Dictionary(lists.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        ordered = lists
         self.byName = byName
+        self.hidden = hidden
         var incoming: [String: [IncomingReference]] = [:]
         for list in lists {
             for key in list.schema.foreignKeys where key.columns.count == 1 && key.referencedColumns.count == 1 {
@@ -306,7 +314,7 @@ final class DatabaseLists: Sendable {
         var disclosures: [String: String] = [:]
         for list in lists {
             var html = HTMLWriter()
-            SchemaDescription.writeDisclosure(of: list, in: byName, into: &html)
+            SchemaDescription.writeDisclosure(of: list, in: byName, hiding: hidden, into: &html)
             disclosures[list.schema.name] = html.string
         }
         schemaDisclosures = disclosures
@@ -316,5 +324,11 @@ final class DatabaseLists: Sendable {
                 return ListRoute.percentEncodedPath(target.path) + "/"
             }
         }
+    }
+
+    /// These lists as an actor who may not view the tables `names` sees them: without those
+    /// tables, their links, labels and incoming references.
+    func hiding(_ names: Set<String>) -> DatabaseLists {
+        names.isEmpty ? self : DatabaseLists(ordered, hiding: names.union(hidden))
     }
 }

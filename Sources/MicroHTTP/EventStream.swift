@@ -115,6 +115,14 @@ public final class EventStream: Sendable {
         end(.closed, finalEvent: finalEvent?.encoded)
     }
 
+    /// Closes the stream at `deadline`, as ``close(with:)`` does: for a stream that may last only
+    /// as long as what let its client in (a session, a token). The server's heartbeat thread looks
+    /// at it, so the stream ends within ``ServerConfiguration/eventStreamHeartbeat`` seconds after
+    /// `deadline`. A later call replaces the deadline.
+    public func close(at deadline: ContinuousClock.Instant) {
+        state.withLock { $0.closesAt = deadline }
+    }
+
     /// Whether the stream no longer takes events (closed, or its connection ended).
     public var isClosed: Bool { state.withLock { !$0.isAcceptingEvents } }
 

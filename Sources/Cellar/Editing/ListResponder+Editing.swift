@@ -16,7 +16,7 @@ extension ListResponder {
         tableView.rowErrorHandler = rowErrors
         let body = HTMLListBody(
             format: .page, route: route, controller: controller, layout: layout, page: page, links: links,
-            site: app.site.signedIn(as: request.actor), tableView: tableView, editing: mode)
+            site: app.visibleSite(for: request), actor: request.actor, tableView: tableView, editing: mode)
         var bytes = ByteBuffer(capacity: 32 * 1024)
         _ = try guarded(request, route: route) { try body.write(into: &bytes, pausingAt: .max) }
         headers.replaceOrAdd(name: "Content-Type", value: "text/html; charset=utf-8")

@@ -2,6 +2,7 @@ import ByteWriters
 import FoundationEssentials
 import Logging
 import MicroHTTP
+import Synchronization
 
 /// Sign-in at run time: the accounts and permissions in force (replaced whole by a reload), the
 /// session keys, the sign-in limiter; shared by the middleware and the sign-in pages.
@@ -12,6 +13,9 @@ public final class AccessControl: Sendable {
     let limiter: LoginRateLimiter
     private let lists = Locked<[String]>([])
     private let verified = VerifiedSessions()
+    /// Whether every list is viewable by anyone in the configuration in force: then no page need
+    /// ask which lists its actor may not view (``unviewable(_:by:)``).
+    let openToAnyone: Atomic<Bool>
     /// Seconds since 1970; a test's clock in tests.
     let now: @Sendable () -> Int64
 
@@ -23,6 +27,8 @@ public final class AccessControl: Sendable {
         self.keys = keys
         self.options = options
         self.now = now
+        lifetimeSeconds = options.sessionLifetime.components.seconds
+        openToAnyone = Atomic(configuration.permissions.everyListViewableByAnyone)
         limiter = LoginRateLimiter(maximumHashesInFlight: ServerConfiguration.activeProcessorCount)
     }
 
@@ -32,7 +38,10 @@ public final class AccessControl: Sendable {
     /// Replaces the accounts and permissions (a reload): sessions of removed accounts, or of
     /// changed passwords, end at their next request.
     public func replace(with newConfiguration: AccessConfiguration) {
-        configuration.withLock { $0 = newConfiguration }
+        configuration.withLock { configuration in
+            configuration = newConfiguration
+            openToAnyone.store(newConfiguration.permissions.everyListViewableByAnyone, ordering: .relaxed)
+        }
     }
 
     /// The app's lists' paths, longest first (a detail's path starts with its list's): set by each
@@ -50,7 +59,9 @@ public final class AccessControl: Sendable {
 
     static let epochSeconds: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    var lifetimeSeconds: Int64 { options.sessionLifetime.components.seconds }
+    /// ``SignInOptions/sessionLifetime`` in seconds, worked out once (a `Duration`'s components
+    /// are 128-bit arithmetic, on every signed-in request).
+    let lifetimeSeconds: Int64
 
     /// What a request's `Authorization: Bearer` header holds: nothing (no such header), a token
     /// that verifies, or one that does not (bad, expired, revoked, its account gone).
@@ -96,23 +107,34 @@ public final class AccessControl: Sendable {
     }
 
     /// The actor a request's session cookie names, if it verifies.
+    func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+        guard let session = session(of: request, in: configuration) else { return nil }
+        return SignedInActor(name: session.actor, groups: session.account.groups)
+    }
+
+    /// When the session `request`'s cookie carries was signed in, if the cookie verifies.
+    func sessionIssueTime(of request: Request, in configuration: AccessConfiguration) -> Int64? {
+        session(of: request, in: configuration)?.issuedAt
+    }
+
+    /// The session a request's cookie carries, with its account now, if it verifies.
     ///
     /// A cookie that verified is remembered (``VerifiedSessions``) with the account's hash at the
     /// time: its next requests check only that it has not expired and that the hash is the same,
     /// without two HMACs and the decoding.
-    func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
+    private func session(of request: Request, in configuration: AccessConfiguration) -> (actor: String, issuedAt: Int64, account: Account)? {
         guard let value = SessionCookie.find(in: request.headers["Cookie"]) else { return nil }
         let now = now()
         if let known = verified.session(for: value), let account = configuration.accounts[known.actor],
             account.passwordHash == known.passwordHash, known.issuedAt <= now + 300, now - known.issuedAt < lifetimeSeconds
         {
-            return SignedInActor(name: known.actor, groups: account.groups)
+            return (known.actor, known.issuedAt, account)
         }
         guard let session = SessionCookie.verified(value, keys: keys, now: now, lifetime: lifetimeSeconds, accounts: configuration.accounts),
             let account = configuration.accounts[session.actor]
         else { return nil }
         verified.remember(value, VerifiedSessions.Session(actor: session.actor, issuedAt: session.issuedAt, passwordHash: account.passwordHash))
-        return SignedInActor(name: session.actor, groups: account.groups)
+        return (session.actor, session.issuedAt, account)
     }
 
     /// The actor `request` acts for, as the middleware set it, with its groups read now.

@@ -43,18 +43,27 @@ struct SessionCookie: Equatable {
         return SessionCookie(actor: actor, issuedAt: issuedAt)
     }
 
-    /// The session cookie's value in a `Cookie` header, if any (a scan of its bytes: it runs for
-    /// every request that has cookies).
+    /// The session cookie's value in a `Cookie` header, if any: a scan of the header's bytes in
+    /// place, without copying them, as it runs for every request that has cookies (BENCHMARKS.md,
+    /// "Sign-in's cost a request").
     static func find(in header: String?) -> String? {
         guard let header else { return nil }
-        let bytes = Array(header.utf8)
-        let name = Array(Self.name.utf8)
+        if let found = header.utf8.withContiguousStorageIfAvailable({ find(inBytes: $0) }) { return found }
+        return Array(header.utf8).withUnsafeBufferPointer { find(inBytes: $0) }
+    }
+
+    /// `cellar_session=`, whose value ``find(in:)`` looks for.
+    private static let prefix = Array((name + "=").utf8)
+
+    private static func find(inBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let count = bytes.count
         var start = 0
-        while start < bytes.count {
-            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-            if end - start > name.count, bytes[start + name.count] == UInt8(ascii: "="), Array(bytes[start..<(start + name.count)]) == name {
-                return String(decoding: bytes[(start + name.count + 1)..<end], as: UTF8.self)
+        while start < count {
+            while start < count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            var end = start
+            while end < count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            if end - start > prefix.count, prefix.indices.allSatisfy({ bytes[start + $0] == prefix[$0] }) {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + prefix.count)..<end]), as: UTF8.self)
             }
             start = end + 1
         }

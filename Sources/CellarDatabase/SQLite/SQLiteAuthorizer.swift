@@ -1,3 +1,4 @@
+import ByteWriters
 import CSQLite
 
 /// What SQL a client wrote may do, decided by SQLite itself as it compiles each statement
@@ -6,6 +7,10 @@ import CSQLite
 /// Everything else — every write and DDL, `ATTACH` and `DETACH` (which `VACUUM INTO` needs too),
 /// transactions and savepoints, any other pragma, `VACUUM`, `ANALYZE`, `REINDEX` — is refused
 /// while the statement is prepared, with SQLite's "not authorized" (`SQLITE_AUTH`).
+///
+/// With sign-in, a statement also reads no table its actor may not view (``UnreadableTables``):
+/// those tables, directly or through a view, the pragmas about them and the schema table (which
+/// would name them) are refused the same way.
 enum SQLiteAuthorizer {
     /// Pragmas that only read, whatever their argument, as statements (`PRAGMA table_info(t)`) or
     /// as table-valued functions (`pragma_table_info('t')`): the schema's, and `data_version`,
@@ -45,6 +50,70 @@ enum SQLiteAuthorizer {
     }
 }
 
+extension SQLiteAuthorizer {
+    /// The table an action would read that is in `unreadable` (the schema table's name for a read
+    /// of it), or nil.
+    static func unreadableTable(action: Int32, first: String?, second: String?, unreadable: Set<String>) -> String? {
+        switch action {
+        case SQLITE_READ:
+            guard let table = first else { return nil }
+            if unreadable.contains(table) { return table }
+            let lowered = table.lowercased()
+            return schemaTables.contains(lowered) ? lowered : nil
+        case SQLITE_PRAGMA:
+            guard let argument = second, unreadable.contains(argument) else { return nil }
+            return argument
+        default:
+            return nil
+        }
+    }
+
+    /// The tables that list every table's name and SQL.
+    static let schemaTables: Set<String> = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"]
+}
+
+/// The tables a client statement may not read, for each query connection while one runs on it
+/// (``QueryRunner``), and the first it tried to: the authorizer has no other way to know whose
+/// statement it judges. Keyed by the connection's handle, which is the authorizer's context.
+enum UnreadableTables {
+    private struct Entry {
+        let tables: Set<String>
+        var refused: String?
+    }
+
+    private static let entries = Locked<[UInt: Entry]>([:])
+
+    /// Runs `body` with `tables` unreadable on `connection`; returns what it returned, and the
+    /// table the authorizer refused if it did.
+    static func run<Result>(_ tables: Set<String>, on connection: SQLiteConnection, _ body: () throws -> Result) throws -> Result {
+        guard !tables.isEmpty else { return try body() }
+        let key = UInt(bitPattern: UnsafeRawPointer(connection.handle))
+        entries.withLock { $0[key] = Entry(tables: tables) }
+        defer { entries.withLock { $0[key] = nil } }
+        do {
+            return try body()
+        } catch {
+            if let refused = entries.withLock({ $0[key]?.refused }) { throw Refusal(table: refused) }
+            throw error
+        }
+    }
+
+    /// A statement read a table its actor may not view.
+    struct Refusal: Error {
+        let table: String
+    }
+
+    static func tables(forConnection key: UInt) -> Set<String> {
+        entries.withLock { $0[key]?.tables ?? [] }
+    }
+
+    static func noteRefusal(of table: String, onConnection key: UInt) {
+        entries.withLock { entries in
+            if entries[key]?.refused == nil { entries[key]?.refused = table }
+        }
+    }
+}
+
 extension SQLiteConnection {
     /// Makes this connection one that runs SQL a client wrote, for good: it must have been opened
     /// read-only, and is then also `query_only`, defensive (``csqlite_defend``), attaches nothing,
@@ -64,14 +133,24 @@ extension SQLiteConnection {
         sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, valueLimit)
         sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, statementLimit)
         sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
-        sqlite3_set_authorizer(handle, authorizeClientStatement, nil)
+        // The handle is the callback's context: the key of the tables its statement may not read.
+        sqlite3_set_authorizer(handle, authorizeClientStatement, UnsafeMutableRawPointer(handle))
     }
 }
 
-/// SQLite's authorizer callback: no context, no capture; the names are SQLite's, valid during the call.
+/// SQLite's authorizer callback: no capture; its context is the connection's handle, only compared;
+/// the names are SQLite's, valid during the call.
 private func authorizeClientStatement(
     _ context: UnsafeMutableRawPointer?, _ action: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?,
     _ database: UnsafePointer<CChar>?, _ trigger: UnsafePointer<CChar>?
 ) -> Int32 {
-    SQLiteAuthorizer.decide(action: action, first: first.map { String(cString: $0) }, second: second.map { String(cString: $0) })
+    let key = UInt(bitPattern: context)
+    let first = first.map { String(cString: $0) }
+    let second = second.map { String(cString: $0) }
+    let unreadable = UnreadableTables.tables(forConnection: key)
+    if !unreadable.isEmpty, let table = SQLiteAuthorizer.unreadableTable(action: action, first: first, second: second, unreadable: unreadable) {
+        UnreadableTables.noteRefusal(of: table, onConnection: key)
+        return SQLITE_DENY
+    }
+    return SQLiteAuthorizer.decide(action: action, first: first, second: second)
 }

@@ -48,6 +48,8 @@ extension EventStream {
         var suspended = false
         /// Whether the reader returned the end of the body.
         var drained = false
+        /// When the stream is to close (``EventStream/close(at:)``), looked at each heartbeat tick.
+        var closesAt: ContinuousClock.Instant?
         /// Whether anything was queued since the last heartbeat tick.
         var queuedSinceHeartbeat = false
         var closeHandlers: [@Sendable (CloseReason) -> Void] = []
@@ -153,6 +155,11 @@ extension EventStream {
             if received == 0 { return true }
             return received < 0 && (errno == ECONNRESET || errno == EPIPE || errno == ENOTCONN)
         }
+    }
+
+    /// Whether the stream's deadline (``EventStream/close(at:)``) has come while it is open.
+    func isDue(at now: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in state.isAcceptingEvents && state.closesAt.map { now >= $0 } == true }
     }
 
     /// A heartbeat tick: queues `comment` if nothing else was queued since the last tick; returns the connection to resume.

@@ -7,7 +7,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// The server's open event streams: the watcher caps, the heartbeats, and the end of every stream when the server stops.
+/// The server's open event streams: the watcher caps, the heartbeats (which also close the streams
+/// whose deadline came), and the end of every stream when the server stops.
 ///
 /// A stream is admitted when its response is queued and removed when libmicrohttpd frees that
 /// response. The heartbeat thread starts with the first stream; every
@@ -133,13 +134,19 @@ final class EventStreamRegistry: Sendable {
         if let thread { pthread_join(thread, nil) }
     }
 
-    /// One tick: a comment on every quiet stream, then the resumes, together (in libmicrohttpd 0.9.75
-    /// each wake-up of a worker walks its whole list of suspended connections).
+    /// One tick: the streams whose deadline has come closed (``EventStream/close(at:)``), a comment
+    /// on every quiet one, then the resumes, together (in libmicrohttpd 0.9.75 each wake-up of a
+    /// worker walks its whole list of suspended connections).
     func beat() {
         let streams = state.withLock { $0.streams.values.map(\.stream) }
         let comment = ServerSentEvent.comment("")
+        let now = ContinuousClock.now
         var resumes: [OpaquePointer] = []
         for stream in streams {
+            if stream.isDue(at: now) {
+                stream.close()
+                continue
+            }
             if let connection = stream.heartbeat(comment) { resumes.append(connection) }
         }
         for connection in resumes { EventStream.resume(connection) }

@@ -20,8 +20,8 @@ enum SignInFixture {
     }
 
     /// An app with the showcase's small lists, alice and bob, and `/whoami` (the actor, or `nobody`).
-    static func server(_ configure: (App) throws -> Void = { _ in }) throws -> TestServer {
-        try TestServer { app in
+    static func server(heartbeat: Int = 15, _ configure: (App) throws -> Void = { _ in }) throws -> TestServer {
+        try TestServer(heartbeat: heartbeat) { app in
             try Showcase.install(in: app, peopleCount: 10, listbenchCount: 10, bigCount: 10)
             app.access.accounts = accounts
             app.signIn.keys = try SessionKeys(text: key)

@@ -94,16 +94,19 @@ final class TestServer: @unchecked Sendable {
 
     /// Builds an app with `configure` (register cells, mount lists), then starts serving it.
     /// With `validating`, the app is checked (``App/validate()``) before it serves, as `App.run` does.
+    /// `heartbeat`: seconds between event streams' heartbeats.
     init(
-        threads: Int = 2, publicDirectory: String = Repository.publicDirectory, validating: Bool = false, _ configure: (App) throws -> Void
+        threads: Int = 2, publicDirectory: String = Repository.publicDirectory, validating: Bool = false, heartbeat: Int = 15,
+        _ configure: (App) throws -> Void
     ) throws {
         logs = LogRecorder()
         app = App(publicDirectory: publicDirectory, logger: logs.logger)
         try configure(app)
         if validating { try app.validate() }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, threads: threads, defaultHeaders: app.defaultHeaders, errorRenderer: app.errorRenderer,
             bufferedResponseBytes: app.bufferedResponseBytes)
+        configuration.eventStreamHeartbeat = heartbeat
         server = Server(configuration: configuration, responder: app.makeResponder(), logger: logs.logger, observer: app.metrics)
         try server.start()
     }

@@ -62,6 +62,7 @@ extension App {
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
             mountList(list, catalog: catalog, summary: summary)
+            mountWritable(list, catalog: catalog, settings: configuration.tables[list.schema.name])
             mounted.append((list.schema.name, list.path))
         }
         if let queries {
@@ -103,6 +104,7 @@ extension App {
         guard let list = catalog.initialLists.first else { return path }
         try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
         mountList(list, catalog: catalog)
+        mountWritable(list, catalog: catalog, settings: settings)
         monitorChanges(of: database, lists: [list])
         return path
     }
@@ -187,6 +189,17 @@ extension App {
         }
     }
 
+    /// Mounts a table's write API (``mountWriteAPI(_:catalog:readOnly:)``); a table the database's
+    /// writability does not reach is said so at start, and its write paths answer why.
+    private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) {
+        guard list.schema.kind == .table else { return }
+        let reason = list.readOnlyReason(settings: settings, in: catalog.database)
+        if let reason, catalog.database.writer != nil, settings?.writable != false {
+            logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
+        }
+        mountWriteAPI(list, catalog: catalog, readOnly: reason)
+    }
+
     /// Has the watchers of these lists told when another process commits to `database`: SQLite's
     /// `data_version` polled (``DatabaseChangeMonitor``), PostgreSQL's change log followed
     /// (``PostgresChangeFeed``).
@@ -217,6 +230,8 @@ extension App {
         guard let path = databasePath else { return }
         var options = DatabaseOptions()
         if let limit = databaseTimeLimit { options.timeLimit = limit }
+        options.writable = databaseWritable
+        options.requiresIfMatch = databaseRequiresIfMatch
         var isFolder = false
         if FileManager.default.fileExists(atPath: publicDirectory + "/prototypes", isDirectory: &isFolder), isFolder {
             try registerPrototypes()

@@ -309,8 +309,10 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
                 list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column),
                 isNull: page.rows.databaseValue(row: row, column: column) == .null)
         }
-        return RowDetail(
+        var detail = RowDetail(
             title: page.rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields, references: references)
+        if list.hasKey { detail.version = RowVersion.of(list.columns.indices.map { page.rows.databaseValue(row: row, column: $0) }) }
+        return detail
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {

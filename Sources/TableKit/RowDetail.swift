@@ -6,6 +6,9 @@ public struct RowDetail: Sendable {
     /// Other lists' rows that refer to this one (a database row's incoming foreign keys), each a
     /// link to those rows: listed under the fields.
     public var references: [Reference]
+    /// The row's version, when its store keeps one (a database row's: a hash of its values): its
+    /// page's `ETag`, which a write's `If-Match` names to be refused if the row changed since.
+    public var version: String?
 
     public struct Field: Sendable {
         public var label: String

@@ -126,4 +126,36 @@ import Testing
             body: Array("account=\(account)&password=pw-alice-1".utf8), timeout: .seconds(60))
         return String(try #require(response.headers["Set-Cookie"]).split(separator: ";")[0])
     }
+
+    @Test func aSearchIndexIsKeptInStepOrTheTableIsReadOnly() throws {
+        let sql = """
+            CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT);
+            CREATE VIRTUAL TABLE notes_fts USING fts5(body, content='notes', content_rowid='id');
+            CREATE TABLE drafts(id INTEGER PRIMARY KEY, body TEXT);
+            CREATE VIRTUAL TABLE drafts_fts USING fts5(body, content='drafts', content_rowid='id');
+            CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+                INSERT INTO notes_fts(rowid, body) VALUES (new.id, new.body);
+            END;
+            CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+                INSERT INTO notes_fts(notes_fts, rowid, body) VALUES ('delete', old.id, old.body);
+            END;
+            CREATE TRIGGER notes_au AFTER UPDATE ON notes BEGIN
+                INSERT INTO notes_fts(notes_fts, rowid, body) VALUES ('delete', old.id, old.body);
+                INSERT INTO notes_fts(rowid, body) VALUES (new.id, new.body);
+            END;
+            """
+        let served = try DatabaseWriteTestServer(sql: sql)
+        #expect(try served.post("/notes/-/insert", #"{"row": {"id": 1, "body": "a cellar of claret"}}"#).status == 201)
+        let found = try served.get("/notes.json?q=claret")
+        #expect(found.status == 200)
+        #expect(found.text.contains("a cellar of claret"))
+        #expect(try served.post("/notes/1/-/update", #"{"update": {"body": "burgundy now"}}"#).status == 200)
+        #expect(!(try served.get("/notes.json?q=claret").text.contains("cellar")))
+        // No trigger keeps drafts_fts in step: drafts stays read-only, and says why.
+        let refused = try served.post("/drafts/-/insert", #"{"row": {"body": "x"}}"#)
+        #expect(refused.status == 403)
+        #expect(refused.errors.contains("drafts_fts"))
+        #expect(try served.rows("SELECT count(*) FROM drafts") == [[.integer(0)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
 }

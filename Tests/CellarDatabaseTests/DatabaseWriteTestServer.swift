@@ -38,8 +38,8 @@ final class DatabaseWriteTestServer {
     let token: String
     let viewToken: String
 
-    init(writable: Bool = true, configure: (inout DatabaseOptions) -> Void = { _ in }) throws {
-        database = try TemporaryDatabase(Self.sql)
+    init(sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configure: (inout DatabaseOptions) -> Void = { _ in }) throws {
+        database = try TemporaryDatabase(sql)
         var quiet = Logger(label: "cellar-database-write-test")
         quiet.logLevel = .warning
         app = App(publicDirectory: ListTestServer.publicDirectory, logger: quiet)
@@ -55,9 +55,11 @@ final class DatabaseWriteTestServer {
         options.changePollInterval = 3600
         configure(&options)
         var configuration = DatabaseConfiguration()
-        var frozen = DatabaseConfiguration.Table()
-        frozen.writable = false
-        configuration.tables["frozen"] = frozen
+        if sql == Self.sql {
+            var frozen = DatabaseConfiguration.Table()
+            frozen.writable = false
+            configuration.tables["frozen"] = frozen
+        }
         try app.mount(Database(path: database.path, options: options), configuration: configuration)
         let later = Int64(Date().timeIntervalSince1970) + 3600
         let all = try ["view", "insert", "update", "delete"].map(BearerToken.Scope.init)

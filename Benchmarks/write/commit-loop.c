@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double now(void) {
@@ -55,7 +56,10 @@ int main(int argc, char **argv) {
         sqlite3_reset(commit);
         count++;
     }
-    printf("%.0f\n", count / (now() - start));
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    printf("%.0f %.1f\n", count / (now() - start), cpu * 1e6 / count);
     sqlite3_close(db);
     return 0;
 }

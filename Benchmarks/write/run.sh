@@ -67,22 +67,36 @@ wait_up() {
     die "no answer from $1"
 }
 
-# wrk's requests a second, from its summary; non-2xx answers make the run fail.
+# The CPU time (user + system, in clock ticks) the server has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+
+# wrk's requests a second, from its summary, and the server's CPU µs a request (the steadier
+# number on a shared machine); non-2xx answers make the run fail.
 run_wrk() {
-    local script=$1 base=$2 out
+    local script=$1 base=$2 out before after requests
+    before=$(cpu_ticks)
     out=$(taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"$DURATION" --timeout 30s -s "$script" "$base")
+    after=$(cpu_ticks)
     echo "$out" >>"$work/raw-$stamp.txt"
     if echo "$out" | grep -q "Non-2xx"; then
         echo "$out" >&2
         die "non-2xx answers from $base"
     fi
-    echo "$out" | awk '/^Requests\/sec/ {printf "%.0f", $2}'
+    requests=$(echo "$out" | awk '/requests in/ {print $1}')
+    echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+        '/^Requests\/sec/ {printf "%.0f %.1f", $2, ticks * 1e6 / hz / n}'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 pid=
-stop() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; pid=; }
+stop() {
+    if [ -n "$pid" ]; then
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    fi
+    pid=
+}
 trap stop EXIT
 
 hash=$(printf '%s' 'bench-password' | "$CELLAR_BIN" account hash)
@@ -94,7 +108,12 @@ permissions:
 EOF
 cellar_token=$(CELLAR_SECRET=$SECRET "$CELLAR_BIN" token create --actor bench --allow view --allow insert --allow update 2>/dev/null)
 
-declare -A got
+declare -A got cpu
+# `record NAME "RATE CPU-µs"`: one round's measurement.
+record() {
+    got[$1]+="${2% *} "
+    cpu[$1]+="${2#* } "
+}
 for round in $(seq 1 "$ROUNDS"); do
     log "== round $round"
     # Cellar
@@ -104,8 +123,8 @@ for round in $(seq 1 "$ROUNDS"); do
         --writable --port $port --log-level error >/dev/null 2>&1 &
     pid=$!
     wait_up "http://127.0.0.1:$port/healthz"
-    got[cellar-insert]+="$(TOKEN=$cellar_token TARGET=/items/-/insert run_wrk "$here/insert.lua" "http://127.0.0.1:$port") "
-    got[cellar-update]+="$(TOKEN=$cellar_token PREFIX=/items run_wrk "$here/update.lua" "http://127.0.0.1:$port") "
+    record cellar-insert "$(TOKEN=$cellar_token TARGET=/items/-/insert run_wrk "$here/insert.lua" "http://127.0.0.1:$port")"
+    record cellar-update "$(TOKEN=$cellar_token PREFIX=/items run_wrk "$here/update.lua" "http://127.0.0.1:$port")"
     stop
     [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$work/cellar.db")" = ok ] ||
         die "integrity_check failed on Cellar's file"
@@ -117,33 +136,33 @@ for round in $(seq 1 "$ROUNDS"); do
         --setting num_sql_threads 3 >/dev/null 2>&1 &
     pid=$!
     wait_up "http://127.0.0.1:$port/-/versions.json"
-    got[datasette-insert]+="$(TOKEN=$ds_token TARGET=/write/items/-/insert run_wrk "$here/insert.lua" "http://127.0.0.1:$port") "
-    got[datasette-update]+="$(TOKEN=$ds_token PREFIX=/write/items run_wrk "$here/update.lua" "http://127.0.0.1:$port") "
+    record datasette-insert "$(TOKEN=$ds_token TARGET=/write/items/-/insert run_wrk "$here/insert.lua" "http://127.0.0.1:$port")"
+    record datasette-update "$(TOKEN=$ds_token PREFIX=/write/items run_wrk "$here/update.lua" "http://127.0.0.1:$port")"
     stop
     # SQLite's own rate, with Cellar's durability and with FULL
     secs=${DURATION%s}
     for mode in insert update; do
         fresh_db "$work/c.db"
-        got[c-$mode]+="$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" $mode NORMAL "$secs") "
+        record c-$mode "$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" $mode NORMAL "$secs")"
         fresh_db "$work/c.db"
-        got[cfull-$mode]+="$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" $mode FULL "$secs") "
+        record cfull-$mode "$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" $mode FULL "$secs")"
     done
 done
 
 {
     echo "# make bench-write, $stamp: ROUNDS=$ROUNDS DURATION=$DURATION CONNS=$CONNS, server on core $SERVER_CPU, wrk on core $CLIENT_CPU"
     echo
-    echo "| write | Cellar | Datasette 1.0a41 | C loop, NORMAL | C loop, FULL | Cellar ÷ Datasette (bar 10) | Cellar ÷ C NORMAL (bar 0.33) |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "Writes a second (medians), then the ratios within each round (medians); in brackets the CPU µs one write took."
+    echo
+    echo "| write | Cellar | Datasette 1.0a41 | C loop, NORMAL | C loop, FULL | Cellar ÷ Datasette (bar 10) | Cellar ÷ C NORMAL (bar 0.33) | the same by CPU µs |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for mode in insert update; do
-        c=$(echo ${got[cellar-$mode]} | tr ' ' '\n' | median)
-        d=$(echo ${got[datasette-$mode]} | tr ' ' '\n' | median)
-        n=$(echo ${got[c-$mode]} | tr ' ' '\n' | median)
-        f=$(echo ${got[cfull-$mode]} | tr ' ' '\n' | median)
-        ratios_d=$(paste <(echo ${got[cellar-$mode]} | tr ' ' '\n') <(echo ${got[datasette-$mode]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.2f\n", $1 / $2}' | median)
-        ratios_c=$(paste <(echo ${got[cellar-$mode]} | tr ' ' '\n') <(echo ${got[c-$mode]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median)
-        echo "| $mode | $c/s | $d/s | $n/s | $f/s | ${ratios_d}× | ${ratios_c} |"
+        m() { echo ${got[$1-$mode]} | tr ' ' '\n' | median; }
+        u() { echo ${cpu[$1-$mode]} | tr ' ' '\n' | median; }
+        per_round() { paste <(echo ${got[$1]} | tr ' ' '\n') <(echo ${got[$2]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median; }
+        by_cpu=$(paste <(echo ${cpu[c-$mode]} | tr ' ' '\n') <(echo ${cpu[cellar-$mode]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median)
+        echo "| $mode | $(m cellar)/s ($(u cellar) µs) | $(m datasette)/s ($(u datasette) µs) | $(m c)/s ($(u c) µs) | $(m cfull)/s ($(u cfull) µs) | $(per_round cellar-$mode datasette-$mode)× | $(per_round cellar-$mode c-$mode) | $by_cpu |"
     done
     echo
-    echo "Each round's values: $(for k in "${!got[@]}"; do printf '%s=[%s] ' "$k" "${got[$k]}"; done)"
+    echo "Each round: $(for k in "${!got[@]}"; do printf '%s=[%s| %s] ' "$k" "${got[$k]}" "${cpu[$k]}"; done)"
 } | tee "$results"

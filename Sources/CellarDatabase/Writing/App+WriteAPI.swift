@@ -78,7 +78,7 @@ extension App {
                 throw RowWriteError(.forbidden, "This database is served read-only: start Cellar with --writable to change it.")
             }
             if let readOnly { throw RowWriteError(.forbidden, readOnly) }
-            let (list, lists, _) = try catalog.list(named: name)
+            let (list, lists) = try catalog.lastKnownList(named: name)
             try requireWrite(action, on: list.path, request: request)
             let write = WriteRequest(request: request, options: database.options)
             let response = try body(TableWriter(list: list, writer: writer), list, write)

@@ -22,16 +22,18 @@ enum JSONInputValue: Decodable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Text first, then numbers: each kind tried and missed costs a thrown `DecodingError`, and
+        // text and integers are what rows mostly hold.
         if container.decodeNil() {
             self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
+        } else if let text = try? container.decode(String.self) {
+            self = .text(text)
         } else if let integer = try? container.decode(Int64.self) {
             self = .integer(integer)
         } else if let real = try? container.decode(Double.self) {
             self = .real(real)
-        } else if let text = try? container.decode(String.self) {
-            self = .text(text)
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
         } else if let blob = try? container.decode(Base64Blob.self) {
             guard let data = Data(base64Encoded: blob.base64) else { throw Refusal(message: "A “$base64” value is not base64.") }
             self = .blob(Array(data))

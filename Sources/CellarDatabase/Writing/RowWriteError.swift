@@ -54,6 +54,9 @@ struct RowWriteError: Error, Sendable {
             return Self.constraint("The key must be an integer: \(error.message).")
         case (18, _):  // SQLITE_TOOBIG
             return RowWriteError(.payloadTooLarge, "A value is larger than the database takes.")
+        case (1, _) where error.message.hasPrefix("no such column") || error.message.hasPrefix("no such table"):
+            // Written for the schema as it was before a migration: the next request reads the new one.
+            return Database.schemaChanged
         case (5, _), (6, _):  // BUSY, LOCKED
             return HTTPError(
                 .serviceUnavailable, "The database is busy with another writer; try again shortly.", headers: ["Retry-After": "1"])

@@ -158,4 +158,16 @@ import Testing
         #expect(try served.rows("SELECT count(*) FROM drafts") == [[.integer(0)]])
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
+
+    @Test func aWriteAfterAMigrationIsA503NotA500() throws {
+        let served = try DatabaseWriteTestServer()
+        try served.database.writer().execute("ALTER TABLE tags RENAME COLUMN n TO count")
+        let stale = try served.post("/tags/-/insert", #"{"row": {"name": "q", "n": 1}}"#)
+        #expect(stale.status == 503, "\(stale.text)")
+        #expect(try stale.json["ok"] == .bool(false))
+        // A read looks at the schema again; the next write is checked against the new one.
+        #expect(try served.get("/tags.json").status == 200)
+        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "q", "count": 1}}"#).status == 201)
+        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "r", "n": 1}}"#).status == 400)
+    }
 }

@@ -54,7 +54,9 @@ struct RowWriteError: Error, Sendable {
             return Self.constraint("The key must be an integer: \(error.message).")
         case (18, _):  // SQLITE_TOOBIG
             return RowWriteError(.payloadTooLarge, "A value is larger than the database takes.")
-        case (1, _) where error.message.hasPrefix("no such column") || error.message.hasPrefix("no such table"):
+        case (1, _)
+        where error.message.hasPrefix("no such column") || error.message.hasPrefix("no such table")
+            || error.message.contains("has no column named"):
             // Written for the schema as it was before a migration: the next request reads the new one.
             return Database.schemaChanged
         case (5, _), (6, _):  // BUSY, LOCKED

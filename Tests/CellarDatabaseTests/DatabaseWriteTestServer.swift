@@ -7,7 +7,8 @@ import MicroHTTP
 
 /// A SQLite file served `--writable` behind sign-in: alice may insert, update and delete on every
 /// table (``token`` is her bearer token, ``viewToken`` one that may only view), bob may only view.
-final class DatabaseWriteTestServer {
+/// Its properties are constants, so clients on several threads may share it.
+final class DatabaseWriteTestServer: @unchecked Sendable {
     static let sql = """
         CREATE TABLE authors(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
         CREATE TABLE books(
@@ -38,8 +39,20 @@ final class DatabaseWriteTestServer {
     let token: String
     let viewToken: String
 
-    init(sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configure: (inout DatabaseOptions) -> Void = { _ in }) throws {
-        database = try TemporaryDatabase(sql)
+    /// A second server on `other`'s file, as another process serving it would be.
+    convenience init(sharing other: DatabaseWriteTestServer) throws {
+        try self.init(database: other.database)
+    }
+
+    convenience init(sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configure: (inout DatabaseOptions) -> Void = { _ in }) throws {
+        try self.init(database: TemporaryDatabase(sql), sql: sql, writable: writable, configure: configure)
+    }
+
+    private init(
+        database: TemporaryDatabase, sql: String = DatabaseWriteTestServer.sql, writable: Bool = true,
+        configure: (inout DatabaseOptions) -> Void = { _ in }
+    ) throws {
+        self.database = database
         var quiet = Logger(label: "cellar-database-write-test")
         quiet.logLevel = .warning
         app = App(publicDirectory: ListTestServer.publicDirectory, logger: quiet)

@@ -198,6 +198,7 @@ extension App {
             logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
         }
         mountWriteAPI(list, catalog: catalog, readOnly: reason)
+        if reason == nil { mountWriteForms(list, catalog: catalog) }
     }
 
     /// Has the watchers of these lists told when another process commits to `database`: SQLite's

@@ -2,7 +2,6 @@ import Cellar
 import CellarDatabase
 import Foundation
 import HTTPTestSupport
-import Synchronization
 import Testing
 
 /// The JSON write API over a SQLite file served `--writable`, in Datasette 1.0's shapes: inserts,
@@ -155,8 +154,8 @@ import Testing
         let first = try DatabaseWriteTestServer()
         // A second server on the same file, with its own writer connection.
         let second = try DatabaseWriteTestServer(sharing: first)
-        let acknowledged = Mutex<[String]>([])
-        let failures = Mutex<[String]>([])
+        let acknowledged = Locked<[String]>([])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { client in
             let served = client.isMultiple(of: 2) ? first : second
             for number in 0..<25 {

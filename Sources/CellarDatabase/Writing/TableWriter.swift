@@ -171,6 +171,11 @@ struct TableWriter: Sendable {
         }
     }
 
+    /// The row at `key` as it is now (an edit form's), read through the writer.
+    func row(at key: [DatabaseValue]) throws -> StoredRow? {
+        try change { connection in try row(at: key, connection: connection) }
+    }
+
     // MARK: Statements
 
     private var keyCondition: String {

@@ -61,8 +61,8 @@ extension App {
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
-            mountList(list, catalog: catalog, summary: summary)
-            mountWritable(list, catalog: catalog, settings: configuration.tables[list.schema.name])
+            let readOnly = mountWritable(list, catalog: catalog, settings: configuration.tables[list.schema.name])
+            mountList(list, catalog: catalog, summary: summary, writable: readOnly == nil)
             mounted.append((list.schema.name, list.path))
         }
         if let queries {
@@ -103,8 +103,8 @@ extension App {
             cells: cells, linkTargets: [table.name])
         guard let list = catalog.initialLists.first else { return path }
         try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
-        mountList(list, catalog: catalog)
-        mountWritable(list, catalog: catalog, settings: settings)
+        let readOnly = mountWritable(list, catalog: catalog, settings: settings)
+        mountList(list, catalog: catalog, writable: readOnly == nil)
         monitorChanges(of: database, lists: [list])
         return path
     }
@@ -162,7 +162,7 @@ extension App {
     /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
     /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
     /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
-    private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
+    private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil, writable: Bool = false) {
         let database = catalog.database
         let name = list.schema.name
         self.list(
@@ -171,9 +171,16 @@ extension App {
             hasDetail: list.hasKey
         ) { context in
             let (list, lists, version) = try catalog.list(named: name)
-            return list.isSearchable
+            let controller =
+                list.isSearchable
                 ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+            if writable, context.rowIdentifier != nil, let control = self.accessControl {
+                controller.allowedRowActions = (
+                    control.permits(context.request, .update, on: list.path), control.permits(context.request, .delete, on: list.path)
+                )
+            }
+            return controller
         }
         route(.get, list.path + ".csv") { request in
             try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
@@ -191,14 +198,19 @@ extension App {
 
     /// Mounts a table's write API (``mountWriteAPI(_:catalog:readOnly:)``); a table the database's
     /// writability does not reach is said so at start, and its write paths answer why.
-    private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) {
-        guard list.schema.kind == .table else { return }
+    /// - Returns: why the table is not written (nil: it is).
+    @discardableResult
+    private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) -> String? {
+        guard list.schema.kind == .table else { return "a view" }
         let reason = list.readOnlyReason(settings: settings, in: catalog.database)
         if let reason, catalog.database.writer != nil, settings?.writable != false {
             logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
         }
+        // Without --writable the API still answers, to say so.
         mountWriteAPI(list, catalog: catalog, readOnly: reason)
+        guard catalog.database.writer != nil else { return "the database is served read-only" }
         if reason == nil { mountWriteForms(list, catalog: catalog) }
+        return reason
     }
 
     /// Has the watchers of these lists told when another process commits to `database`: SQLite's

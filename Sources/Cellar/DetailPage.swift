@@ -43,6 +43,25 @@ enum DetailPage {
             }
             html.raw("</ul></section>\n")
         }
+        if !detail.actions.isEmpty {
+            html.raw("<div class=\"row-actions\">")
+            for action in detail.actions where HTMLWriter.isSafeURL(action.path) {
+                if action.posts {
+                    html.raw("<form method=\"post\"")
+                    html.urlAttribute("action", action.path)
+                    html.raw("><button class=\"button\" type=\"submit\">")
+                    html.text(action.title)
+                    html.raw("</button></form>")
+                } else {
+                    html.raw("<a class=\"button\"")
+                    html.urlAttribute("href", action.path)
+                    html.raw(">")
+                    html.text(action.title)
+                    html.raw("</a>")
+                }
+            }
+            html.raw("</div>\n")
+        }
         writeBackLink(to: route.href, title: route.title, into: &html)
         site.writeTail(title: detail.title, currentPath: route.href, into: &html)
         return Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8", "Vary": "Accept"], body: .storage(html.takeStorage()))

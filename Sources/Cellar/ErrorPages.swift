@@ -5,7 +5,9 @@ import TableKit
 enum ErrorPages {
     static func response(for error: HTTPError, request: Request, site: SiteLayout) -> Response {
         var response: Response
-        if request.prefersJSON || request.path.hasSuffix(".json") {
+        if WriteAPIErrors.applies(to: request) {
+            response = WriteAPIErrors.response(error.status, [error.message])
+        } else if request.prefersJSON || request.path.hasSuffix(".json") {
             response = ErrorPage.json(error, for: request)
         } else {
             var html = HTMLWriter(capacity: 2048)

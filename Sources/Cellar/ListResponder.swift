@@ -120,7 +120,7 @@ struct ListResponder: Sendable {
         guard let (controller, indexPath, rowIdentifier) = found, let detail = controller.detail(forRowAt: indexPath) else {
             throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
         }
-        return try guarded(request, route: route) {
+        var response = try guarded(request, route: route) {
             if json {
                 let provider = controller.cellProvider(forRowAt: indexPath)
                 return try DetailPage.json(
@@ -129,6 +129,9 @@ struct ListResponder: Sendable {
             }
             return DetailPage.html(detail, route: route, site: app.siteLayout(for: request))
         }
+        // The row's own version, the same for its page and its JSON, for every actor and build.
+        if let version = detail.version { response.headers.replaceOrAdd(name: "ETag", value: "\"\(version)\"") }
+        return response
     }
 
     /// The controller made for a detail route's row, the row's place and its identifier; nil when

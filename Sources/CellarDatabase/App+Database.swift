@@ -68,7 +68,8 @@ extension App {
         let canned = try queries.map { runner in try Self.checkedCannedQueries(database, runner: runner, configuration: configuration) } ?? []
         var mounted: [(table: String, path: String)] = []
         for (list, summary) in zip(made, summaries) {
-            mountList(list, catalog: catalog, summary: summary)
+            let readOnly = mountWritable(list, catalog: catalog, settings: configuration.tables[list.schema.name])
+            mountList(list, catalog: catalog, summary: summary, writable: readOnly == nil)
             mountTableRoutes(list, catalog: catalog)
             mounted.append((list.schema.name, list.path))
         }
@@ -113,7 +114,8 @@ extension App {
             cells: cells, linkTargets: [table.name])
         guard let list = catalog.initialLists.first else { return path }
         try Self.checkSearchConfiguration(of: list, configured: settings.search, in: database, file: DatabaseConfiguration())
-        mountList(list, catalog: catalog)
+        let readOnly = mountWritable(list, catalog: catalog, settings: settings)
+        mountList(list, catalog: catalog, writable: readOnly == nil)
         mountTableRoutes(list, catalog: catalog)
         monitorChanges(of: database, lists: [list])
         return path
@@ -213,7 +215,7 @@ extension App {
     /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
     ///
     /// An actor who may not view some tables sees the lists without them (``DatabaseCatalog/list(named:seenBy:access:)``).
-    private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil) {
+    private func mountList(_ list: TableList, catalog: DatabaseCatalog, summary: String? = nil, writable: Bool = false) {
         let database = catalog.database
         let name = list.schema.name
         // Read per request: sign-in's flags are applied after the lists are mounted.
@@ -224,9 +226,16 @@ extension App {
             hasDetail: list.hasKey
         ) { context in
             let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
-            return list.isSearchable
+            let controller =
+                list.isSearchable
                 ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+            if writable, context.rowIdentifier != nil, let control = self.accessControl {
+                controller.allowedRowActions = (
+                    control.permits(context.request, .update, on: list.path), control.permits(context.request, .delete, on: list.path)
+                )
+            }
+            return controller
         }
     }
 
@@ -249,6 +258,23 @@ extension App {
             let (list, lists, _) = try catalog.list(named: name, seenBy: request, access: app.accessControl)
             return Response.json(SchemaDescription.json(of: list, lists: lists))
         }
+    }
+
+    /// Mounts a table's write API (``mountWriteAPI(_:catalog:readOnly:)``); a table the database's
+    /// writability does not reach is said so at start, and its write paths answer why.
+    /// - Returns: why the table is not written (nil: it is).
+    @discardableResult
+    private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) -> String? {
+        guard list.schema.kind == .table else { return "a view" }
+        let reason = list.readOnlyReason(settings: settings, in: catalog.database)
+        if let reason, catalog.database.writer != nil, settings?.writable != false {
+            logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
+        }
+        // Without --writable the API still answers, to say so.
+        mountWriteAPI(list, catalog: catalog, readOnly: reason)
+        guard catalog.database.writer != nil else { return "the database is served read-only" }
+        if reason == nil { mountWriteForms(list, catalog: catalog) }
+        return reason
     }
 
     /// Has the watchers of these lists told when another process commits to `database`: SQLite's
@@ -281,6 +307,8 @@ extension App {
         guard let path = databasePath else { return }
         var options = DatabaseOptions()
         if let limit = databaseTimeLimit { options.timeLimit = limit }
+        options.writable = databaseWritable
+        options.requiresIfMatch = databaseRequiresIfMatch
         var isFolder = false
         if FileManager.default.fileExists(atPath: publicDirectory + "/prototypes", isDirectory: &isFolder), isFolder {
             try registerPrototypes()

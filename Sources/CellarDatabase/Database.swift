@@ -11,14 +11,19 @@ import MicroHTTP
 /// let shared = try Database(postgres: PostgresConnectionInfo("postgres://reader@db.internal/books"))
 /// ```
 ///
-/// Cellar never writes to it: every SQLite connection is opened read-only, and every PostgreSQL
-/// read is a `READ ONLY` transaction (a role with SELECT rights alone is enough).
+/// Cellar never writes to it unless ``DatabaseOptions/writable`` says so: every SQLite connection
+/// it reads through is opened read-only, and every PostgreSQL read is a `READ ONLY` transaction (a
+/// role with SELECT rights alone is enough). Served writable, a SQLite file's changes go through
+/// one ``DatabaseWriter``.
 public final class Database: Sendable {
     /// The SQLite file's path, or the PostgreSQL connection's description, its password redacted.
     public let path: String
     public let schema: DatabaseSchema
     public let options: DatabaseOptions
     let engine: Engine
+    /// The connection changes go through, when the database is served writable (SQLite's; nil
+    /// when Cellar only reads).
+    let writer: DatabaseWriter?
     let version = DatabaseVersion()
     let counts = CountCache()
     /// Facets' counts, and which columns to suggest as facets, by query, per version of the data.
@@ -51,7 +56,9 @@ public final class Database: Sendable {
         self.options = options
         displayName = path.split(separator: "/").last.map(String.init) ?? path
         do {
+            // The readers first: their first open fails on a missing file, where the writer's would make one.
             let pool = try ConnectionPool(path: path, maximumConnections: options.connections)
+            writer = options.writable ? try DatabaseWriter(path: path) : nil
             engine = .sqlite(pool)
             schema = try pool.withConnection { connection in try DatabaseSchema(connection: connection) }
         } catch let error as DatabaseError {
@@ -79,6 +86,7 @@ public final class Database: Sendable {
         self.options = options
         let pool = PostgresPool(info: info, maximumConnections: options.connections, statementTimeout: options.timeLimit)
         engine = .postgres(pool)
+        writer = nil
         do {
             let deadline = PostgresDeadline.seconds(startDeadline)
             (schema, displayName) = try pool.withConnection(deadline: deadline) { connection in

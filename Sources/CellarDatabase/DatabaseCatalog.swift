@@ -89,6 +89,16 @@ final class DatabaseCatalog: Sendable {
     /// The generation made last: what the app's routes are brought in line with after a change.
     var latest: Generation { current.withLock { $0 } }
 
+    /// The list of the table `name` as the schema was at the last look, without looking again:
+    /// for a write, whose statements SQLite checks against the schema as it is (a column gone
+    /// since is its error, a 503), where a look would cost as much as the write.
+    func lastKnownList(named name: String) throws -> (list: TableList, lists: DatabaseLists) {
+        let lists = current.withLock { $0.lists }
+        if let list = lists.byName[name] { return (list, lists) }
+        let (list, all, _) = try self.list(named: name)
+        return (list, all)
+    }
+
     /// The list of the table `name` as the schema is now, with every list it links to, and the
     /// data's version seen with the schema's (SQLite's; nil for PostgreSQL).
     ///

@@ -55,6 +55,8 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public var layout: Layout?
         /// Columns whose values are counted above the list, as `facet=` asks.
         public var facets: [String] = []
+        /// `writable: false` keeps the table read-only when the database is served `--writable`.
+        public var writable = true
         public init() {}
     }
 
@@ -263,6 +265,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
                 node, key: key,
                 allowed: [
                     "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout", "facets",
+                    "writable",
                 ])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
@@ -276,6 +279,13 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             if let value = keys["page_size"] { table.pageSize = try positiveInteger(value, key: key + ".page_size") }
             if let value = keys["sections"] { table.sections = try string(value, key: key + ".sections") }
             if let value = keys["facets"] { table.facets = try strings(value, key: key + ".facets") }
+            if let value = keys["writable"] {
+                switch value.scalar?.string {
+                case "true": table.writable = true
+                case "false": table.writable = false
+                default: throw fail(value, key + ".writable", "expected true or false")
+                }
+            }
             if let value = keys["layout"] {
                 let name = try string(value, key: key + ".layout")
                 guard let layout = Layout(rawValue: name) else { throw fail(value, key + ".layout", "expected cells or columns") }

@@ -16,6 +16,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
     let context: ListContext
     let query: TableQuery
     let cursor: ListCursor?
+    /// What the request's actor may do to a row of a writable table: a row page links to them.
+    var allowedRowActions: (update: Bool, delete: Bool) = (false, false)
     /// The key's values asked for on a detail route; nil for the list.
     let detailKey: [DatabaseValue]?
     public let contentVersion: String?
@@ -309,8 +311,16 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting {
                 list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column),
                 isNull: page.rows.databaseValue(row: row, column: column) == .null)
         }
-        return RowDetail(
+        var detail = RowDetail(
             title: page.rows.string(row: row, column: list.titleColumn) ?? identifier(forRowAt: indexPath), fields: fields, references: references)
+        if list.hasKey {
+            let version = RowVersion.of(list.columns.indices.map { page.rows.databaseValue(row: row, column: $0) })
+            detail.version = version
+            let rowPath = ListRoute.percentEncodedPath(list.path) + "/" + Self.percentEncodedSegment(identifier(forRowAt: indexPath))
+            if allowedRowActions.update { detail.actions.append(.init("Edit", path: rowPath + "/-/edit?version=" + version)) }
+            if allowedRowActions.delete { detail.actions.append(.init("Delete", path: rowPath + "/-/delete?version=" + version, posts: true)) }
+        }
+        return detail
     }
 
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {

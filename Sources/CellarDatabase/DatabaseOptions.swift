@@ -16,6 +16,15 @@ public struct DatabaseOptions: Sendable, Equatable {
     /// database's snapshot when its change log is not installed (with the log, changes are heard,
     /// not looked for). A change reaches the watchers within about this.
     public var changePollInterval = 0.25
+    /// Whether Cellar may write to the database (`--writable`, `CELLAR_WRITABLE`): its tables then
+    /// take inserts, updates and deletes from those the permissions allow. Off, Cellar never
+    /// writes, and a SQLite file is opened read-only.
+    public var writable = false
+    /// Whether a write that names no row version (`If-Match`) is refused with 428
+    /// (`--require-if-match`) rather than applied last-writer-wins.
+    public var requiresIfMatch = false
+    /// The most rows one insert or upsert may carry; more is a 400.
+    public var maxRowsPerWrite = 100
 
     public init() {}
 }

@@ -6,6 +6,25 @@ public struct RowDetail: Sendable {
     /// Other lists' rows that refer to this one (a database row's incoming foreign keys), each a
     /// link to those rows: listed under the fields.
     public var references: [Reference]
+    /// The row's version, when its store keeps one (a database row's: a hash of its values): its
+    /// page's `ETag`, which a write's `If-Match` names to be refused if the row changed since.
+    public var version: String?
+    /// What the viewer may do to the row, under its fields: links (Edit) and buttons that post
+    /// (Delete), each to its path.
+    public var actions: [RowAction] = []
+
+    /// One thing to do to the row: a link, or a form that posts to `path` (no JavaScript needed).
+    public struct RowAction: Sendable {
+        public var title: String
+        public var path: String
+        public var posts: Bool
+
+        public init(_ title: String, path: String, posts: Bool = false) {
+            self.title = title
+            self.path = path
+            self.posts = posts
+        }
+    }
 
     public struct Field: Sendable {
         public var label: String

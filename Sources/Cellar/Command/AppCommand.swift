@@ -85,6 +85,8 @@ struct Program {
         app.databaseConfigurationPath = options.configOption ?? EnvironmentVariables.string("CELLAR_CONFIG")
         app.databaseTemplatesPath = options.templatesOption ?? EnvironmentVariables.string("CELLAR_TEMPLATES")
         app.databaseAllowsSQL = !options.noSQL
+        app.databaseWritable = options.writableFlag || EnvironmentVariables.flag("CELLAR_WRITABLE")
+        app.databaseRequiresIfMatch = options.requireIfMatchFlag || EnvironmentVariables.flag("CELLAR_REQUIRE_IF_MATCH")
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         app.isDevelopment = showsErrorDetails
@@ -210,6 +212,16 @@ struct AppOptions: ParsableArguments {
         name: .customLong("no-sql"),
         help: "No SQL page: a database's /-/query (which runs a read-only statement a visitor writes) answers 404.")
     var noSQL = false
+
+    @Flag(
+        name: .customLong("writable"),
+        help: "Let the database be written (env CELLAR_WRITABLE): its tables take inserts, updates and deletes from those the permissions allow.")
+    var writableFlag = false
+
+    @Flag(
+        name: .customLong("require-if-match"),
+        help: "Refuse (428) a write to an existing row that names no version with If-Match (env CELLAR_REQUIRE_IF_MATCH).")
+    var requireIfMatchFlag = false
 
     /// The query time limit named by the flag or the variable, if either is set.
     var databaseTimeLimit: Double? { timeLimitOption ?? EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT").flatMap(Double.init) }

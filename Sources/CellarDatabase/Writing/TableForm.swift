@@ -1,0 +1,66 @@
+import TableKit
+
+/// A table's row as a form, made from its schema: an input by each column's declared type,
+/// required where the column is NOT NULL without a default, the default said under the field, a
+/// foreign key a choice among the referenced table's labels (a key typed in past
+/// ``maximumChoices`` rows). Generated columns, a rowid-alias key on insert, the key on edit and
+/// BLOB columns are left out: the database fills them, or the form cannot show them.
+struct TableForm: FormController {
+    var sections: [FormSection]
+    var submitTitle: String
+
+    /// The most rows of a referenced table offered as choices.
+    static let maximumChoices = 300
+
+    /// The columns a form shows for `list`, in order.
+    static func columns(of list: TableList, editing: Bool) -> [Int] {
+        let schema = list.schema
+        let rowIDAlias =
+            schema.primaryKey.count == 1 && !schema.withoutRowID
+            && schema.column(named: schema.primaryKey[0])?.affinity == .integer
+            && schema.column(named: schema.primaryKey[0])?.declaredType.uppercased() == "INTEGER"
+        return schema.columns.indices.filter { index in
+            let column = schema.columns[index]
+            if column.isGenerated || column.affinity == .blob && column.declaredType.uppercased().contains("BLOB") { return false }
+            if editing, list.keyColumns.contains(index) { return false }
+            if !editing, rowIDAlias, column.primaryKeyPosition == 1 { return false }
+            return true
+        }
+    }
+
+    /// - Parameters:
+    ///   - values: each column's value as text (a row's, on edit).
+    ///   - choices: a foreign-key column's choices (value, label), by column name.
+    init(list: TableList, editing: Bool, values: [String: String], choices: [String: [(String, String)]]) {
+        var fields: [FormField] = []
+        for index in Self.columns(of: list, editing: editing) {
+            let column = list.columns[index]
+            let required = column.notNull && column.defaultValue == nil
+            let help = column.defaultValue.map { "Default: \($0)" } ?? (column.notNull ? nil : "Empty is NULL.")
+            let value = values[column.name] ?? ""
+            let label = list.labels[index]
+            if let options = choices[column.name] {
+                let none = required ? [] : [FormField.Option("", "—")]
+                fields.append(
+                    .picker(
+                        column.name, label: label, options: none + options.map { FormField.Option($0.0, $0.1) }, isRequired: required,
+                        help: help, value: value))
+                continue
+            }
+            switch column.affinity {
+            case .integer:
+                fields.append(.number(column.name, label: label, isRequired: required, help: help, value: value))
+            case .real, .numeric:
+                if column.declaredType.uppercased().contains("DATE") {
+                    fields.append(.date(column.name, label: label, isRequired: required, help: help, value: value))
+                } else {
+                    fields.append(.number(column.name, label: label, isRequired: required, allowsDecimals: true, help: help, value: value))
+                }
+            case .text, .blob:
+                fields.append(.text(column.name, label: label, isRequired: required, help: help, value: value, maxLength: 100_000))
+            }
+        }
+        sections = [FormSection(fields: fields)]
+        submitTitle = editing ? "Save" : "Add"
+    }
+}

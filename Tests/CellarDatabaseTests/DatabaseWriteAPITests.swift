@@ -1,0 +1,199 @@
+import Cellar
+import CellarDatabase
+import Foundation
+import HTTPTestSupport
+import Testing
+
+/// The JSON write API over a SQLite file served `--writable`, in Datasette 1.0's shapes: inserts,
+/// upserts, updates and deletes by key (rowid, declared, compound, `WITHOUT ROWID`), every
+/// constraint a 422 naming its column, and the file as it was after every refusal.
+@Suite struct DatabaseWriteAPITests {
+    @Test func anInsertReturnsTheRowsAsStored() throws {
+        let served = try DatabaseWriteTestServer()
+        let response = try served.post(
+            "/books/-/insert", #"{"row": {"title": "The Dispossessed", "year": 1974, "author_id": 1}, "return": true}"#)
+        #expect(response.status == 201, "\(response.text)")
+        let row = try #require(try response.json["rows"].flatMap { if case .array(let rows) = $0 { rows.first } else { nil } })
+        #expect(row["title"] == .string("The Dispossessed"))
+        #expect(row["notes"] == .string("none"))
+        #expect(row["shout"] == .string("THE DISPOSSESSED"))
+        let id = try #require(row["id"])
+        #expect(try served.get("/books/\(id).json").status == 200)
+        // Without "return", only ok.
+        let plain = try served.post("/books/-/insert", #"{"rows": [{"title": "A"}, {"title": "B"}]}"#)
+        #expect(plain.status == 201)
+        #expect(try plain.json == .object(["ok": .bool(true)]))
+        #expect(try served.rows("SELECT count(*) FROM books") == [[.integer(4)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
+    @Test func aBatchIsAllOrNothing() throws {
+        let served = try DatabaseWriteTestServer()
+        let response = try served.post("/books/-/insert", #"{"rows": [{"title": "Fine"}, {"title": null}]}"#)
+        #expect(response.status == 422)
+        #expect(try response.json["ok"] == .bool(false))
+        #expect(response.errors.contains("title"))
+        #expect(try served.rows("SELECT count(*) FROM books") == [[.integer(1)]])
+    }
+
+    @Test func everyConstraintIsA422NamingItsColumn() throws {
+        let served = try DatabaseWriteTestServer()
+        let cases: [(String, String, String)] = [
+            ("/books/-/insert", #"{"row": {"year": 2000}}"#, "title"),  // NOT NULL
+            ("/books/-/insert", #"{"row": {"title": "T", "year": -5}}"#, "year"),  // CHECK
+            ("/books/-/insert", #"{"row": {"title": "T", "author_id": 99}}"#, "author_id"),  // FOREIGN KEY
+            ("/authors/-/insert", #"{"row": {"name": "Herbert"}}"#, "name"),  // UNIQUE
+            ("/books/-/insert", #"{"row": {"id": 1, "title": "Again"}}"#, "books"),  // PRIMARY KEY
+            ("/counts/-/insert", #"{"row": {"n": 1.5}}"#, "n"),  // STRICT
+            ("/editions/-/insert", #"{"row": {"book_id": 1, "number": 1}}"#, "editions"),  // compound key taken
+            ("/books/1/-/update", #"{"update": {"author_id": 42}}"#, "author_id"),
+        ]
+        for (target, body, named) in cases {
+            let response = try served.post(target, body)
+            #expect(response.status == 422, "\(target) \(body): \(response.status) \(response.text)")
+            #expect(response.errors.contains(named), "\(target) \(body): \(response.errors)")
+        }
+        #expect(try served.rows("SELECT count(*) FROM books") == [[.integer(1)]])
+        #expect(try served.rows("SELECT author_id FROM books WHERE id = 1") == [[.integer(2)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
+    @Test func updatesAndDeletesByEveryKindOfKey() throws {
+        let served = try DatabaseWriteTestServer()
+        let updated = try served.post("/books/1/-/update", #"{"update": {"title": "Dune Messiah"}, "return": true}"#)
+        #expect(updated.status == 200, "\(updated.text)")
+        #expect(try updated.json["row"]?["title"] == .string("Dune Messiah"))
+        #expect(try updated.json["row"]?["shout"] == .string("DUNE MESSIAH"))
+        // A compound key, WITHOUT ROWID.
+        #expect(try served.post("/editions/1,2/-/update", #"{"update": {"label": "2nd"}}"#).status == 200)
+        #expect(try served.rows("SELECT label FROM editions WHERE number = 2") == [[.text("2nd")]])
+        // A comma and a tilde within a key, tilde-encoded as Datasette writes them.
+        #expect(try served.post("/tags/a~2Cb/-/update", #"{"update": {"n": 10}}"#).status == 200)
+        #expect(try served.post("/tags/x~7Ey/-/delete", "{}").status == 200)
+        #expect(try served.rows("SELECT name, n FROM tags") == [[.text("a,b"), .integer(10)]])
+        // A rowid table: its rows by rowid, which an insert returns.
+        let inserted = try served.post("/plain/-/insert", #"{"row": {"a": "y", "b": 2}, "return": true}"#)
+        guard case .array(let rows) = try inserted.json["rows"], let rowID = rows.first?["rowid"] else {
+            Issue.record("no rowid in \(inserted.text)")
+            return
+        }
+        #expect(try served.post("/plain/\(rowID)/-/update", #"{"update": {"b": 3}}"#).status == 200)
+        #expect(try served.post("/plain/1/-/delete", "").status == 200)
+        #expect(try served.rows("SELECT a, b FROM plain") == [[.text("y"), .integer(3)]])
+        // A row that is not there.
+        let missing = try served.post("/books/999/-/delete", "")
+        #expect(missing.status == 404)
+        #expect(try missing.json["ok"] == .bool(false))
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
+    @Test func upsertInsertsOrUpdatesByKey() throws {
+        let served = try DatabaseWriteTestServer()
+        let response = try served.post(
+            "/tags/-/upsert", #"{"rows": [{"name": "a,b", "n": 5}, {"name": "new", "n": 6}], "return": true}"#)
+        #expect(response.status == 200, "\(response.text)")
+        #expect(
+            try served.rows("SELECT name, n FROM tags ORDER BY name") == [
+                [.text("a,b"), .integer(5)], [.text("new"), .integer(6)], [.text("x~y"), .integer(2)],
+            ])
+        #expect(try served.post("/tags/-/upsert", #"{"row": {"n": 5}}"#).status == 400)
+    }
+
+    @Test func theSecondOfTwoWritersOnOneRowIsRefused() throws {
+        let served = try DatabaseWriteTestServer()
+        let page = try served.get("/books/1.json")
+        let version = try #require(page.headers["ETag"])
+        // The HTML page has the same version.
+        #expect(try served.get("/books/1").headers["ETag"] == version)
+        let first = try served.post("/books/1/-/update", #"{"update": {"title": "First"}}"#, headers: [("If-Match", version)])
+        #expect(first.status == 200, "\(first.text)")
+        let second = try served.post("/books/1/-/update", #"{"update": {"title": "Second"}}"#, headers: [("If-Match", version)])
+        #expect(second.status == 412)
+        #expect(try second.json["ok"] == .bool(false))
+        let stale = try served.post("/books/1/-/delete", "", headers: [("If-Match", version)])
+        #expect(stale.status == 412)
+        #expect(try served.rows("SELECT title FROM books") == [[.text("First")]])
+        // The new version is the one the write answered with, and the page now sends.
+        let now = try #require(first.headers["ETag"])
+        #expect(try served.get("/books/1.json").headers["ETag"] == now)
+        #expect(try served.get("/books/1").headers["ETag"] == now)
+        // Its editions refer to it: a FOREIGN KEY refusal, nothing deleted.
+        let referenced = try served.post("/books/1/-/delete", "", headers: [("If-Match", now)])
+        #expect(referenced.status == 422, "\(referenced.text)")
+        for number in [1, 2] { #expect(try served.post("/editions/1,\(number)/-/delete", "").status == 200) }
+        #expect(try served.post("/books/1/-/delete", "", headers: [("If-Match", now)]).status == 200)
+        #expect(try served.rows("SELECT count(*) FROM books") == [[.integer(0)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
+    @Test func requireIfMatchRefusesAnUnversionedWrite() throws {
+        let served = try DatabaseWriteTestServer { $0.requiresIfMatch = true }
+        #expect(try served.post("/books/1/-/update", #"{"update": {"title": "X"}}"#).status == 428)
+        #expect(try served.post("/books/1/-/delete", "").status == 428)
+        #expect(try served.post("/tags/-/upsert", #"{"row": {"name": "q", "n": 1}}"#).status == 428)
+        #expect(try served.post("/books/-/insert", #"{"row": {"title": "New"}}"#).status == 201)
+        #expect(try served.rows("SELECT title FROM books WHERE id = 1") == [[.text("Dune")]])
+    }
+
+    @Test func aChangeReachesAWatcherAtOnce() throws {
+        // The poll interval is an hour: only the write's own notice can bring the change.
+        let served = try DatabaseWriteTestServer()
+        let client = try EventStreamClient(port: served.server.port, target: "/books?limit=10")
+        #expect(client.status == 200)
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 7, "title": "Watched"}}"#).status == 201)
+        let batch = try #require(try LiveDatabaseListTests.nextBatch(client))
+        #expect(batch.data.contains("Watched"))
+    }
+}
+
+/// Writers at once on one file: two servers (as two processes would be) each with several
+/// clients, and the `sqlite3` command line between them. Every acknowledged insert is there, no
+/// update is lost, and the file checks out.
+@Suite struct ConcurrentDatabaseWriteTests {
+    @Test func everyAcknowledgedChangeIsKept() throws {
+        let first = try DatabaseWriteTestServer()
+        // A second server on the same file, with its own writer connection.
+        let second = try DatabaseWriteTestServer(sharing: first)
+        let acknowledged = Locked<[String]>([])
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            let served = client.isMultiple(of: 2) ? first : second
+            for number in 0..<25 {
+                let title = "c\(client)-\(number)"
+                do {
+                    let response = try served.post("/books/-/insert", #"{"row": {"title": "\#(title)"}}"#)
+                    if response.status == 201 {
+                        acknowledged.withLock { $0.append(title) }
+                    } else {
+                        failures.withLock { $0.append("\(response.status) \(response.text)") }
+                    }
+                    // And adds one to a counter row, read then written with If-Match, again after a
+                    // 412: no increment may be lost.
+                    while true {
+                        let page = try served.get("/tags/a%2Cb.json")
+                        guard let version = page.headers["ETag"], case .integer(let n)? = try page.json["item"]?["n"] else {
+                            failures.withLock { $0.append("no version or n in \(page.text)") }
+                            break
+                        }
+                        let update = try served.post(
+                            "/tags/a~2Cb/-/update", #"{"update": {"n": \#(n + 1)}}"#, headers: [("If-Match", version)])
+                        if update.status == 200 { break }
+                        if update.status != 412 {
+                            failures.withLock { $0.append("\(update.status) \(update.text)") }
+                            break
+                        }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            if client == 0 { try? LiveDatabaseListTests.sqlite3(first.database.path, "INSERT INTO books(title) VALUES ('from the command line');") }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let stored = Set(try first.rows("SELECT title FROM books").compactMap { row -> String? in if case .text(let t) = row[0] { t } else { nil } })
+        for title in acknowledged.withLock({ $0 }) { #expect(stored.contains(title), "\(title) was acknowledged but is not there") }
+        #expect(stored.contains("from the command line"))
+        #expect(try first.rows("SELECT n FROM tags WHERE name = 'a,b'") == [[.integer(1 + 8 * 25)]])
+        #expect(try first.integrityCheck() == [[.text("ok")]])
+    }
+}

@@ -156,7 +156,7 @@ extension App {
         }
     }
 
-    /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
+    /// Mounts a table's list (its CSV answered by its controller, ``CSVResponding``) and its schema (`/{table}/-/schema`, and `.json`): each
     /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
     /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
     /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
@@ -172,9 +172,6 @@ extension App {
             return list.isSearchable
                 ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
                 : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
-        }
-        route(.get, list.path + ".csv") { request in
-            try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
         }
         page(list.path + "/-/schema", title: "\(list.title): schema") { _, page in
             let (list, lists, _) = try catalog.list(named: name)

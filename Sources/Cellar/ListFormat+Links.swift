@@ -12,12 +12,20 @@ extension ListFormat {
     public static func writeLinks(toListAt path: String, query: QueryItems, into html: inout HTMLWriter) {
         var kept = query
         if kept.contains(where: { isPlaceItem($0.name) }) { kept.removeAll { isPlaceItem($0.name) } }
-        let suffix = kept.isEmpty ? "" : "?" + kept.percentEncoded
+        // Encoded once for both links, and only when there is a query; each `href` is written in
+        // its parts (every page has these links: no string is made for them).
+        let encodedQuery = kept.isEmpty ? nil : kept.percentEncoded
         for (index, format) in named.enumerated() {
             html.raw(index == 0 ? "<a rel=\"alternate\"" : " <a rel=\"alternate\"")
             html.attribute("type", format.mediaType)
-            html.attribute("href", (path == "/" ? "/index" : path) + (format.pathExtension ?? "") + suffix)
-            html.raw(">")
+            html.raw(" href=\"")
+            html.attributeText(path == "/" ? "/index" : path)
+            if let pathExtension = format.pathExtension { html.attributeText(pathExtension) }
+            if let encodedQuery {
+                html.raw("?")
+                html.attributeText(encodedQuery)
+            }
+            html.raw("\">")
             html.text(format.label)
             html.raw("</a>")
         }

@@ -153,7 +153,9 @@ class Browser:
 
     def shot(self, directory: str | None, name: str):
         if directory:
-            self.driver.save_screenshot(os.path.join(directory, name + ".png"))
+            os.makedirs(directory, exist_ok=True)
+            if not self.driver.save_screenshot(os.path.join(directory, name + ".png")):
+                raise RuntimeError(f"the screenshot {name} was not saved in {directory}")
 
     def quit(self):
         self.driver.quit()

@@ -59,7 +59,7 @@ extension App {
         }
         route(.post, path + "/:key/-/delete") { request in
             handle(.delete, request) { writer, list, write in
-                _ = try writer.delete(key: try write.key(of: list), expectedVersion: try write.expectedVersion())
+                try writer.delete(key: try write.key(of: list), expectedVersion: try write.expectedVersion())
                 self.logChange("delete", list: list, key: write.identifier, request: request)
                 // The row page's Delete button, a form: back to the list (Post/Redirect/Get).
                 if request.headers["Accept"]?.contains("text/html") == true { return .redirect(to: ListRoute.percentEncodedPath(list.path)) }

@@ -84,7 +84,8 @@ struct TableWriter: Sendable {
     func insert(_ rows: [Values], conflict: Conflict, returning: Bool) throws -> [StoredRow] {
         try change { connection in
             var stored: [StoredRow] = []
-            for values in rows {
+            for var values in rows {
+                try placeAtEnd(&values, connection: connection)
                 try checkForeignKeys(values, current: nil, connection: connection)
                 let statement = try connection.statement(insertSQL(values, conflict: conflict, returning: returning))
                 try statement.bind(values.map(\.value))
@@ -158,16 +159,27 @@ struct TableWriter: Sendable {
         }
     }
 
+    /// A row deleted: as it was, and whether the delete changed other rows too (a foreign key's
+    /// `ON DELETE CASCADE` or `SET NULL`, a trigger), which an Undo could not put back.
+    struct DeletedRow: Sendable {
+        let row: StoredRow
+        let changedOtherRows: Bool
+    }
+
     /// Deletes the row at `key`, when its version is still `expectedVersion` (when given); gives
     /// back the row as it was.
-    func delete(key: [DatabaseValue], expectedVersion: String?) throws -> StoredRow {
+    @discardableResult
+    func delete(key: [DatabaseValue], expectedVersion: String?) throws -> DeletedRow {
         try change { connection in
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
+            // `total_changes()` counts what foreign-key actions and triggers change as well.
+            let before = try connection.integer("SELECT total_changes()", [])
             let statement = try connection.statement("DELETE FROM \(list.quotedName)" + keyCondition)
             try statement.bind(key)
             while try statement.step() {}
             statement.reset()
-            return current
+            let after = try connection.integer("SELECT total_changes()", [])
+            return DeletedRow(row: current, changedOtherRows: after - before > 1)
         }
     }
 
@@ -178,7 +190,7 @@ struct TableWriter: Sendable {
 
     // MARK: Statements
 
-    private var keyCondition: String {
+    var keyCondition: String {
         " WHERE " + list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
     }
 
@@ -204,7 +216,7 @@ struct TableWriter: Sendable {
         return StoredRow(values: values, rowID: rowID)
     }
 
-    private func row(at key: [DatabaseValue], connection: SQLiteConnection) throws -> StoredRow? {
+    func row(at key: [DatabaseValue], connection: SQLiteConnection) throws -> StoredRow? {
         guard let rowQuery = list.rowQuery else { return nil }
         let statement = try connection.statement(rowQuery)
         defer { statement.reset() }
@@ -215,7 +227,7 @@ struct TableWriter: Sendable {
 
     /// The row at `key`, refused when there is none (404) or when its version is no longer the
     /// one the request was made from (412).
-    private func currentRow(_ key: [DatabaseValue], expectedVersion: String?, connection: SQLiteConnection) throws -> StoredRow {
+    func currentRow(_ key: [DatabaseValue], expectedVersion: String?, connection: SQLiteConnection) throws -> StoredRow {
         guard let current = try row(at: key, connection: connection) else {
             throw RowWriteError(.notFound, "\(schema.name) has no row with this key.")
         }
@@ -251,7 +263,7 @@ struct TableWriter: Sendable {
     }
 
     /// Runs `body` as one transaction, SQLite's refusals told as ``RowWriteError``s.
-    private func change<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func change<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try writer.write(body)
         } catch let error as DatabaseError {

@@ -160,7 +160,7 @@ struct TableWriter: Sendable {
     }
 
     /// A row deleted: as it was, and whether the delete changed other rows too (a foreign key's
-    /// `ON DELETE CASCADE` or `SET NULL`, a trigger), which an Undo could not put back.
+    /// `ON DELETE CASCADE`, `SET NULL` or `SET DEFAULT`), which an Undo could not put back.
     struct DeletedRow: Sendable {
         let row: StoredRow
         let changedOtherRows: Bool
@@ -172,14 +172,12 @@ struct TableWriter: Sendable {
     func delete(key: [DatabaseValue], expectedVersion: String?) throws -> DeletedRow {
         try change { connection in
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
-            // `total_changes()` counts what foreign-key actions and triggers change as well.
-            let before = try connection.integer("SELECT total_changes()", [])
+            let cascades = try referencingRowsWithActions(to: current, connection: connection)
             let statement = try connection.statement("DELETE FROM \(list.quotedName)" + keyCondition)
             try statement.bind(key)
             while try statement.step() {}
             statement.reset()
-            let after = try connection.integer("SELECT total_changes()", [])
-            return DeletedRow(row: current, changedOtherRows: after - before > 1)
+            return DeletedRow(row: current, changedOtherRows: cascades)
         }
     }
 
@@ -238,6 +236,37 @@ struct TableWriter: Sendable {
             )
         }
         return current
+    }
+
+    /// Whether a row of any table refers to `row` through a foreign key whose `ON DELETE` changes
+    /// it. Each column of a key of several is asked alone: a "yes" may be too careful, never wrong.
+    private func referencingRowsWithActions(to row: StoredRow, connection: SQLiteConnection) throws -> Bool {
+        let keys = try connection.statement(
+            #"SELECT m.name, f."from", f."to" FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "#
+                + #"WHERE m.type = 'table' AND f."table" = ?1 COLLATE NOCASE AND f.on_delete IN ('CASCADE', 'SET NULL', 'SET DEFAULT')"#)
+        try keys.bind([.text(schema.name)])
+        var references: [(table: String, column: String, referenced: String?)] = []
+        while try keys.step() {
+            references.append((keys.text(0) ?? "", keys.text(1) ?? "", keys.text(2)))
+        }
+        keys.reset()
+        for reference in references {
+            let referenced = reference.referenced ?? schema.primaryKey.first ?? ""
+            let value: DatabaseValue
+            if let index = schema.columns.firstIndex(where: { $0.name.lowercased() == referenced.lowercased() }) {
+                value = row.values[index]
+            } else if let rowID = row.rowID {
+                value = .integer(rowID)
+            } else {
+                return true
+            }
+            if value == .null { continue }
+            let found = try connection.integer(
+                "SELECT count(*) FROM (SELECT 1 FROM \(quotedIdentifier(reference.table)) WHERE \(quotedIdentifier(reference.column)) = ? LIMIT 1)",
+                [value])
+            if found > 0 { return true }
+        }
+        return false
     }
 
     /// Refuses a row whose foreign key refers to no row, naming the column, before SQLite would

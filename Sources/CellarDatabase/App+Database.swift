@@ -228,13 +228,15 @@ extension App {
             let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
             let controller: DatabaseListController
             if writable, let writer = database.writer {
-                // A writable table's list takes editing mode's changes.
+                // A writable table's list takes editing mode's changes, and has the others told.
+                let others = lists.byName.values.map(\.path).filter { $0 != list.path }
+                let tell = { @Sendable in for path in others { app.watchers.listDidChange(at: path) } }
                 controller =
                     list.isSearchable
                     ? try SearchableEditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version)
+                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
                     : try EditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version)
+                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
             } else {
                 controller =
                     list.isSearchable

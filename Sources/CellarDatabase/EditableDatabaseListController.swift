@@ -13,13 +13,20 @@ import TableKit
 /// only the controls it allows.
 class EditableDatabaseListController: DatabaseListController, EditableTableController {
     let writer: TableWriter
+    /// Tells the watchers of the database's other lists, after a write (a cascade, a label): Cellar
+    /// tells this list's own once the commit returns.
+    private let otherListsDidChange: @Sendable () -> Void
     /// Rows whose delete changed other rows too: no Undo is offered for them.
     private var notUndoable: Set<String> = []
     /// The foreign keys' choices, read once a request, when a form first needs them.
     private lazy var choices: [String: [(String, String)]] = (try? App.choices(for: list, lists: lists, in: database)) ?? [:]
 
-    init(list: TableList, lists: DatabaseLists, database: Database, writer: DatabaseWriter, context: ListContext, version: String?? = nil) throws {
+    init(
+        list: TableList, lists: DatabaseLists, database: Database, writer: DatabaseWriter, context: ListContext, version: String?? = nil,
+        otherListsDidChange: @escaping @Sendable () -> Void
+    ) throws {
         self.writer = TableWriter(list: list, writer: writer)
+        self.otherListsDidChange = otherListsDidChange
         try super.init(list: list, lists: lists, database: database, context: context, version: version)
     }
 
@@ -77,7 +84,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
         case .delete:
             let identifier = identifier(forRowAt: indexPath)
             let row = values(at: indexPath)
-            let deleted = try refusals { try writer.delete(key: try key(at: indexPath), expectedVersion: expectedVersion(at: indexPath)) }
+            let deleted = try written { try writer.delete(key: try key(at: indexPath), expectedVersion: expectedVersion(at: indexPath)) }
             // A blob is not in the form, so an Undo could not put it back.
             let holdsBlob = row.contains { if case .blob = $0 { true } else { false } }
             if deleted.changedOtherRows || holdsBlob { notUndoable.insert(identifier) }
@@ -86,7 +93,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
                 try restore(identifier, values: context.values)
             } else {
                 let values = try refusals { try App.values(context.values, of: list, editing: false) }
-                _ = try refusals { try writer.insert([values], conflict: .abort, returning: false) }
+                _ = try written { try writer.insert([values], conflict: .abort, returning: false) }
             }
         case .none:
             break
@@ -101,7 +108,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
             row.append((column, key[place]))
         }
         row.sort { $0.column < $1.column }
-        _ = try refusals { try writer.insert([row], conflict: .abort, returning: false) }
+        _ = try written { try writer.insert([row], conflict: .abort, returning: false) }
     }
 
     public func canUndoDelete(ofRowWithIdentifier identifier: String) -> Bool {
@@ -110,7 +117,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
 
     public func commitEdit(forRowAt indexPath: IndexPath, context: EditingContext) throws {
         let values = try refusals { try App.values(context.values, of: list, editing: true) }
-        _ = try refusals { try writer.update(key: try key(at: indexPath), values: values, expectedVersion: expectedVersion(at: indexPath)) }
+        _ = try written { try writer.update(key: try key(at: indexPath), values: values, expectedVersion: expectedVersion(at: indexPath)) }
     }
 
     // MARK: Moving
@@ -129,10 +136,17 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
         let target: TableWriter.MoveTarget =
             destination.row < others.count
             ? .before(try key(at: others[max(destination.row, 0)])) : .after(try key(at: others[others.count - 1]))
-        _ = try refusals { try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target) }
+        _ = try written { try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target) }
     }
 
     // MARK: Refusals
+
+    /// Runs a write through ``refusals(_:)``; once it committed, the database's other lists are told.
+    private func written<T>(_ body: () throws -> T) throws -> T {
+        let result = try refusals(body)
+        otherListsDidChange()
+        return result
+    }
 
     /// Runs a write, its refusal told as editing mode tells one: in the row, on the field it
     /// concerns (422), the values kept. A row changed since the page was read is a conflict.

@@ -75,11 +75,16 @@ import Testing
         // Once only.
         #expect(try Self.post(served, "/books/-/editing", "_do=undo&_token=\(encoded)", cookie: alice).status == 409)
         // Deleting an author deletes their books too: that cannot be undone by putting the author back.
+        // A watcher of the books sees the cascade at once (the test server polls the file hourly).
+        let watcher = try EventStreamClient(port: served.server.port, target: "/books?limit=10")
+        #expect(watcher.status == 200)
         let author = try Self.version(served, "/authors/1")
         let cascaded = try Self.post(served, "/authors/-/editing", "_do=delete&_row=1&_version=\(author)", cookie: alice)
         #expect(cascaded.status == 303)
         #expect(cascaded.headers["Location"]?.contains("_undo=") == false)
         #expect(try served.rows("SELECT count(*) FROM books WHERE author_id = 1") == [[.integer(0)]])
+        let batch = try #require(try LiveDatabaseListTests.nextBatch(watcher))
+        #expect(LiveDatabaseListTests.summary(batch.data).contains("remove row-2"))
         try Self.expectIntact(served)
     }
 

@@ -85,9 +85,12 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
             let identifier = identifier(forRowAt: indexPath)
             let row = values(at: indexPath)
             let deleted = try written { try writer.delete(key: try key(at: indexPath), expectedVersion: expectedVersion(at: indexPath)) }
-            // A blob is not in the form, so an Undo could not put it back.
-            let holdsBlob = row.contains { if case .blob = $0 { true } else { false } }
-            if deleted.changedOtherRows || holdsBlob { notUndoable.insert(identifier) }
+            // A blob is not in the form, and an empty text would come back as NULL: no Undo could put them back.
+            let formCannotCarry = row.contains { value in
+                if case .blob = value { return true }
+                return value == .text("")
+            }
+            if deleted.changedOtherRows || formCannotCarry { notUndoable.insert(identifier) }
         case .insert:
             if let identifier = context.restoring {
                 try restore(identifier, values: context.values)

@@ -74,6 +74,12 @@ import Testing
             ])
         // Once only.
         #expect(try Self.post(served, "/books/-/editing", "_do=undo&_token=\(encoded)", cookie: alice).status == 409)
+        // An empty title would come back as NULL: no Undo is offered rather than a different row.
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 3, "title": ""}}"#).status == 201)
+        let empty = try Self.version(served, "/books/3")
+        let gone = try Self.post(served, "/books/-/editing", "_do=delete&_row=3&_version=\(empty)", cookie: alice)
+        #expect(gone.status == 303)
+        #expect(gone.headers["Location"]?.contains("_undo=") == false)
         // Deleting an author deletes their books too: that cannot be undone by putting the author back.
         // A watcher of the books sees the cascade at once (the test server polls the file hourly).
         let watcher = try EventStreamClient(port: served.server.port, target: "/books?limit=10")

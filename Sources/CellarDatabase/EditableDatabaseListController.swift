@@ -93,7 +93,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
             if deleted.changedOtherRows || formCannotCarry { notUndoable.insert(identifier) }
         case .insert:
             if let identifier = context.restoring {
-                try restore(identifier, values: context.values)
+                try restore(identifier, values: context.values, at: indexPath)
             } else {
                 let values = try refusals { try App.values(context.values, of: list, editing: false) }
                 _ = try written { try writer.insert([values], conflict: .abort, returning: false) }
@@ -104,7 +104,9 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     }
 
     /// Puts a deleted row back under its key, from its editing form's values.
-    private func restore(_ identifier: String, values: [String: String]) throws {
+    /// In a list ordered by a position column, the row goes back before the row now at
+    /// `indexPath` (where it was), else at the end.
+    private func restore(_ identifier: String, values: [String: String], at indexPath: IndexPath) throws {
         guard let key = Self.key(from: identifier, of: list) else { throw EditingError("This row cannot be put back.") }
         var row = try refusals { try App.values(values, of: list, editing: true) }
         for (place, column) in list.keyColumns.enumerated() where !row.contains(where: { $0.column == column }) {
@@ -112,6 +114,10 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
         }
         row.sort { $0.column < $1.column }
         _ = try written { try writer.insert([row], conflict: .abort, returning: false) }
+        if canMoveRow(at: indexPath), indexPath.row < numberOfRows(inSection: indexPath.section) {
+            let next = try self.key(at: indexPath)
+            _ = try written { try writer.move(key: key, expectedVersion: nil, to: .before(next)) }
+        }
     }
 
     public func canUndoDelete(ofRowWithIdentifier identifier: String) -> Bool {

@@ -166,6 +166,14 @@ import Testing
         #expect(try Self.post(served, "/queue/-/editing", "_do=up&_row=4&_version=\(version)", cookie: alice).status == 303)
         #expect(
             try positions() == [[.text("a"), .integer(1)], [.text("d"), .integer(2)], [.text("b"), .integer(3)], [.text("c"), .integer(11)]])
+        // b deleted, then put back where it was, between d and c.
+        let b = try Self.version(served, "/queue/2")
+        let deleted = try Self.post(served, "/queue/-/editing", "_do=delete&_row=2&_version=\(b)", cookie: alice)
+        let location = try #require(deleted.headers["Location"])
+        let token = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "_undo" }?.value)
+        let encoded = try #require(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        #expect(try Self.post(served, "/queue/-/editing", "_do=undo&_token=\(encoded)", cookie: alice).status == 303)
+        #expect(try positions().map(\.[0]) == [.text("a"), .text("d"), .text("b"), .text("c")])
         // A move from a version since changed is refused, nothing moved.
         #expect(try Self.post(served, "/queue/-/editing", "_do=up&_row=4&_version=\(version)", cookie: alice).status == 409)
         #expect(try positions().map(\.[0]) == [.text("a"), .text("d"), .text("b"), .text("c")])

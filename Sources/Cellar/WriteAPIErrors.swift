@@ -11,10 +11,19 @@ public enum WriteAPIErrors {
 
     /// Whether `request` is one of the write API's: a POST to one of its paths, or any request to
     /// a path that only the API answers (an update's or a delete's).
+    /// A browser's form posted there (a row page's Delete button) is answered as a page instead.
     public static func applies(to request: Request) -> Bool {
+        guard !isBrowserForm(request) else { return false }
         let path = request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
         guard let action = actions.first(where: { path.hasSuffix($0) }) else { return false }
         return request.method == .post || action == "/-/update" || action == "/-/delete" || action == "/-/upsert"
+    }
+
+    /// Whether `request` is a browser's HTML form (`application/x-www-form-urlencoded` or
+    /// `multipart/form-data`), which Datasette's clients never send: its refusals are pages.
+    public static func isBrowserForm(_ request: Request) -> Bool {
+        guard let type = request.headers["Content-Type"]?.lowercased() else { return false }
+        return type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
     }
 
     /// The answer listing `messages`, with `status`.

@@ -226,10 +226,23 @@ extension App {
             hasDetail: list.hasKey
         ) { context in
             let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
-            let controller =
-                list.isSearchable
-                ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
-                : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+            let controller: DatabaseListController
+            if writable, let writer = database.writer {
+                // A writable table's list takes editing mode's changes, and has the others told.
+                let others = lists.byName.values.map(\.path).filter { $0 != list.path }
+                let tell = { @Sendable in for path in others { app.watchers.listDidChange(at: path) } }
+                controller =
+                    list.isSearchable
+                    ? try SearchableEditableDatabaseListController(
+                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+                    : try EditableDatabaseListController(
+                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+            } else {
+                controller =
+                    list.isSearchable
+                    ? try SearchableDatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+                    : try DatabaseListController(list: list, lists: lists, database: database, context: context, version: version)
+            }
             if writable, context.rowIdentifier != nil, let control = self.accessControl {
                 controller.allowedRowActions = (
                     control.permits(context.request, .update, on: list.path), control.permits(context.request, .delete, on: list.path)

@@ -57,6 +57,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         public var facets: [String] = []
         /// `writable: false` keeps the table read-only when the database is served `--writable`.
         public var writable = true
+        /// `order: position`: the integer column that holds each row's place, by which the list is
+        /// sorted when no `sort` is given and which editing mode's moves rewrite.
+        public var order: String?
         public init() {}
     }
 
@@ -265,7 +268,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
                 node, key: key,
                 allowed: [
                     "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout", "facets",
-                    "writable",
+                    "writable", "order",
                 ])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
@@ -278,6 +281,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             if let value = keys["sort"] { table.sort = try strings(value, key: key + ".sort") }
             if let value = keys["page_size"] { table.pageSize = try positiveInteger(value, key: key + ".page_size") }
             if let value = keys["sections"] { table.sections = try string(value, key: key + ".sections") }
+            if let value = keys["order"] { table.order = try string(value, key: key + ".order") }
             if let value = keys["facets"] { table.facets = try strings(value, key: key + ".facets") }
             if let value = keys["writable"] {
                 switch value.scalar?.string {

@@ -51,6 +51,9 @@ final class TableList: Sendable {
     let links: [Int: String]
     /// The order when the request names none (`sort=` keys).
     let defaultSort: [SortKey]
+    /// The column that holds each row's place (YAML `order: position`): rows are sorted by it
+    /// unless `sort` says otherwise, and editing mode moves rows by rewriting it.
+    let positionColumn: Int?
     /// Rows on a page when the request names no limit.
     let pageSize: Int?
     /// The column rows are grouped by, one section per value on the page.
@@ -186,6 +189,8 @@ final class TableList: Sendable {
             _ = try column(columnName, key + ".sort")
             sort.append(SortKey(columnName, ascending: !descending))
         }
+        positionColumn = try configuration?.order.map { name throws(ConfigurationError) in try column(name, key + ".order") }
+        if sort.isEmpty, let name = configuration?.order { sort = [SortKey(name, ascending: true)] }
         defaultSort = sort
         pageSize = configuration?.pageSize
         sectionColumn = try configuration?.sections.map { name throws(ConfigurationError) in try column(name, key + ".sections") }

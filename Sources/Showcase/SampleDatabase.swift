@@ -7,7 +7,9 @@ import FoundationEssentials
 /// the bottles out of stock, each wine's region linked by name, full-text search over the notes.
 ///
 /// The file is written at start-up into the temporary folder (its name follows its contents, so a
-/// restart reuses it) and then only read, as any database Cellar serves.
+/// restart reuses it) and then only read, as any database Cellar serves. In development, where
+/// the demo account exists, a copy made afresh at each start is served `--writable` instead, and
+/// that account alone may change the wines in editing mode; everyone else sees no controls.
 enum SampleDatabase {
     /// The lists' configuration, as a `.yaml` file beside a database would hold it.
     /// `sql: false`: the showcase shows lists, and `/db/-/query` would run any visitor's statement on
@@ -72,6 +74,16 @@ enum SampleDatabase {
             (SELECT value FROM json_each('["Black cherry, cedar and a long, dry finish.","Citrus, white flowers and a flinty edge.","Strawberry and rose petals; crisp and light.","Fine bubbles, brioche and green apple.","Plum, tobacco and firm tannins.","Honey, apricot and a touch of petrol."]') WHERE key = i % 6)
         FROM n;
         INSERT INTO wines_fts (rowid, name, notes) SELECT id, name, notes FROM wines;
+        CREATE TRIGGER wines_ai AFTER INSERT ON wines BEGIN
+            INSERT INTO wines_fts (rowid, name, notes) VALUES (new.id, new.name, new.notes);
+        END;
+        CREATE TRIGGER wines_ad AFTER DELETE ON wines BEGIN
+            INSERT INTO wines_fts (wines_fts, rowid, name, notes) VALUES ('delete', old.id, old.name, old.notes);
+        END;
+        CREATE TRIGGER wines_au AFTER UPDATE ON wines BEGIN
+            INSERT INTO wines_fts (wines_fts, rowid, name, notes) VALUES ('delete', old.id, old.name, old.notes);
+            INSERT INTO wines_fts (rowid, name, notes) VALUES (new.id, new.name, new.notes);
+        END;
         """
 
     /// Writes the sample database if it is not there yet, and returns its path.
@@ -88,14 +100,39 @@ enum SampleDatabase {
             let connection = try SQLiteConnection(path: partial, readOnly: false)
             try connection.execute(schema)
         }
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        do {
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
+        } catch  where FileManager.default.fileExists(atPath: path) {
+            // Another server starting at the same moment wrote it first: the same bytes.
+            try? FileManager.default.removeItem(atPath: partial)
+        }
         return path
+    }
+
+    /// A copy of the sample at `path` that edits may change, this process's own (two servers in
+    /// development never share one), so that each start begins from the sample as written. The
+    /// copies of processes that have ended are removed.
+    static func writeEditableCopy(of path: String) throws -> String {
+        let base = String(path.dropLast(".db".count)) + "-editable-"
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let file = folder + "/" + name
+            guard file.hasPrefix(base), let pid = Int(file.dropFirst(base.count).prefix { $0.isNumber }) else { continue }
+            if !FileManager.default.fileExists(atPath: "/proc/\(pid)") { try? FileManager.default.removeItem(atPath: file) }
+        }
+        let copy = base + "\(ProcessInfo.processInfo.processIdentifier).db"
+        for file in [copy, copy + "-wal", copy + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        return copy
     }
 
     /// Mounts the sample's lists under `/db`. Where the temporary folder cannot be written (a
     /// container started with `--read-only` and no `/tmp` of its own), the showcase starts without
     /// them and the log says why.
-    static func install(in app: App) throws {
+    ///
+    /// - Parameter editor: the account that may insert, update and delete wines (the demo
+    ///   account, in development); nil serves the file read-only.
+    static func install(in app: App, editableBy editor: String? = nil) throws {
         let path: String
         do {
             path = try write()
@@ -105,7 +142,14 @@ enum SampleDatabase {
                 metadata: ["error": "\(error)"])
             return
         }
-        let database = try Database(path: path)
+        var options = DatabaseOptions()
+        var served = path
+        if let editor {
+            served = try writeEditableCopy(of: path)
+            options.writable = true
+            for action in [Action.insert, .update, .delete] { app.access.permissions.grant(action, on: "/db/wines", to: editor) }
+        }
+        let database = try Database(path: served, options: options)
         try app.mount(database, at: "/db", configuration: try DatabaseConfiguration(yaml: configuration, file: "SampleDatabase.configuration"))
     }
 }

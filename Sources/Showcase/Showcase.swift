@@ -56,9 +56,9 @@ public enum Showcase {
         try TastingNotes.install(in: app)
         try ToDrink.install(in: app)
         // `--development` only: an account to try sign-in with, its password on standard error.
-        try app.addDemoAccount()
+        let hasDemoAccount = try app.addDemoAccount()
         CellarSensors().install(in: app)
-        try SampleDatabase.install(in: app)
+        try SampleDatabase.install(in: app, editableBy: hasDemoAccount ? "demo" : nil)
     }
 }
 

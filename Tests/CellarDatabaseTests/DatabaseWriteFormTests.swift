@@ -58,10 +58,52 @@ import Testing
         #expect(first.headers["Location"] == "/books/1")
         // The same form, saved again from the version it was opened at.
         let second = try Self.send(served, "POST", target, cookie: alice, form: "title=Mine&year=1965&author_id=2&isbn=&notes=none")
-        #expect(second.status == 422)
+        #expect(second.status == 409)
         #expect(second.text.contains("it is now “Changed”"))
         #expect(second.text.contains("Mine"))
         #expect(try served.rows("SELECT title FROM books WHERE id = 1") == [[.text("Changed")]])
+        // The form shown again posts with the row's new version: saving again replaces it knowingly.
+        let start = try #require(second.text.range(of: "action=\"/books/1/-/edit?version="))
+        let again = "/books/1/-/edit?version=" + String(second.text[start.upperBound...].prefix { $0 != "\"" })
+        #expect(again != target)
+        let replaced = try Self.send(served, "POST", again, cookie: alice, form: "title=Mine&year=1965&author_id=2&isbn=&notes=none")
+        #expect(replaced.status == 303, "\(replaced.text.prefix(500))")
+        #expect(try served.rows("SELECT title FROM books WHERE id = 1") == [[.text("Mine")]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
+    @Test func theRowPagesDeleteButtonAnswersPages() throws {
+        let served = try DatabaseWriteTestServer()
+        let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")
+        let bob = try DatabaseWriteRefusalTests.signIn(served, "bob")
+        let tag = try #require(try served.get("/books/1").headers["ETag"])
+        let version = String(tag.dropFirst().dropLast())
+        // bob may not delete: a page saying so, not the JSON API's shape.
+        let refused = try Self.send(served, "POST", "/books/1/-/delete?version=\(version)", cookie: bob)
+        #expect(refused.status == 403)
+        #expect(refused.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(!refused.text.contains("\"ok\":false"))
+        // From a page that showed another version: 409, as a page, nothing deleted.
+        let stale = try Self.send(served, "POST", "/books/1/-/delete?version=0000000000000000", cookie: alice)
+        #expect(stale.status == 409)
+        #expect(stale.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(stale.text.contains("Someone else changed this row"))
+        #expect(try served.rows("SELECT count(*) FROM books WHERE id = 1") == [[.integer(1)]])
+        // A JSON client still reads the API's shape.
+        let json = try served.post("/books/1/-/delete", "", headers: [("If-Match", "\"0000000000000000\"")])
+        #expect(json.status == 412)
+        #expect(json.errors.contains("changed"))
+        // Its editions refer to it: a 422 page, nothing deleted.
+        let referenced = try Self.send(served, "POST", "/books/1/-/delete?version=\(version)", cookie: alice)
+        #expect(referenced.status == 422)
+        #expect(referenced.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(try served.rows("SELECT count(*) FROM books WHERE id = 1") == [[.integer(1)]])
+        let author = try #require(try served.get("/authors/1").headers["ETag"]).dropFirst().dropLast()
+        let deleted = try Self.send(served, "POST", "/authors/1/-/delete?version=\(author)", cookie: alice)
+        #expect(deleted.status == 303)
+        #expect(deleted.headers["Location"] == "/authors")
+        #expect(try served.rows("SELECT count(*) FROM authors WHERE id = 1") == [[.integer(0)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
     @Test func formsNeedTheirPermission() throws {
@@ -91,7 +133,7 @@ import Testing
         #expect(!(try Self.send(served, "GET", "/books/1", cookie: bob).text.contains("-/edit")))
         #expect(!(try Self.send(served, "GET", "/books/1", cookie: nil).text.contains("-/delete")))
         // The Delete button: a form's POST, 303 back to the list; from an old version, refused.
-        #expect(try Self.send(served, "POST", "/tags/x~7Ey/-/delete?version=stale", cookie: alice).status == 412)
+        #expect(try Self.send(served, "POST", "/tags/x~7Ey/-/delete?version=stale", cookie: alice).status == 409)
         let tag = try Self.send(served, "GET", "/tags/x~y", cookie: alice)
         let tagVersion = try #require(tag.headers["ETag"]).replacing("\"", with: "")
         let deleted = try Self.send(served, "POST", "/tags/x~7Ey/-/delete?version=\(tagVersion)", cookie: alice)

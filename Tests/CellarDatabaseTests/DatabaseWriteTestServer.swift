@@ -44,13 +44,16 @@ final class DatabaseWriteTestServer: @unchecked Sendable {
         try self.init(database: other.database)
     }
 
-    convenience init(sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configure: (inout DatabaseOptions) -> Void = { _ in }) throws {
-        try self.init(database: TemporaryDatabase(sql), sql: sql, writable: writable, configure: configure)
+    convenience init(
+        sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configuration: DatabaseConfiguration? = nil,
+        configure: (inout DatabaseOptions) -> Void = { _ in }
+    ) throws {
+        try self.init(database: TemporaryDatabase(sql), sql: sql, writable: writable, configuration: configuration, configure: configure)
     }
 
     private init(
         database: TemporaryDatabase, sql: String = DatabaseWriteTestServer.sql, writable: Bool = true,
-        configure: (inout DatabaseOptions) -> Void = { _ in }
+        configuration given: DatabaseConfiguration? = nil, configure: (inout DatabaseOptions) -> Void = { _ in }
     ) throws {
         self.database = database
         var quiet = Logger(label: "cellar-database-write-test")
@@ -67,7 +70,7 @@ final class DatabaseWriteTestServer: @unchecked Sendable {
         options.writable = writable
         options.changePollInterval = 3600
         configure(&options)
-        var configuration = DatabaseConfiguration()
+        var configuration = given ?? DatabaseConfiguration()
         if sql == Self.sql {
             var frozen = DatabaseConfiguration.Table()
             frozen.writable = false

@@ -70,7 +70,7 @@ struct ChangeRequest {
             }
             let values = controller.editingForm(forRowAt: indexPath)?.values
             try commit(mode: &mode) { try controller.commit(.delete, forRowAt: indexPath, context: actor) }
-            guard let values, let rowIdentifier else { return [] }
+            guard let values, let rowIdentifier, controller.canUndoDelete(ofRowWithIdentifier: rowIdentifier) else { return [] }
             let token = UndoToken(
                 actor: request.actor ?? "", list: listPath, section: indexPath.section, row: indexPath.row, identifier: rowIdentifier, values: values,
                 expiresAt: now + UndoToken.lifetime)

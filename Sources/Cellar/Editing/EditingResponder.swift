@@ -38,6 +38,8 @@ struct EditingResponder {
         guard let controller = try responder.makeController(context, route: route) as? any EditableTableController else {
             throw HTTPError.notFound("\(route.title) cannot be edited.")
         }
+        // A controller of one fetched page (a database table's) finds the row among the page's rows.
+        if let fetched = controller as? any FetchedPageController { try responder.guarded(listRequest, route: route) { try fetched.fetchPage() } }
         var mode = EditingMode(
             allowed: EditingMode.allowed(listRequest, route: route, access: access), actionPath: route.href + Self.pathSuffix,
             listQuery: listQuery)

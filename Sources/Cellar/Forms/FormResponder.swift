@@ -47,6 +47,8 @@ struct FormResponder<Value: Decodable>: Sendable {
             if let message = field.validationMessage(for: submission.values[field.name]) { errors[field.name] = message }
         }
         var value: Value?
+        var status = HTTPStatus.unprocessableContent
+        var action = FormPage.action(of: request)
         if errors.isEmpty {
             do {
                 value = try Value(from: FormValueDecoder(values: submission.values, fields: fields))
@@ -61,12 +63,18 @@ struct FormResponder<Value: Decodable>: Sendable {
                 return answersJSON ? try Self.jsonSuccess(value, submission: submission, result: result) : .redirect(to: result.location)
             } catch let error as FormValidationError where !error.messages.isEmpty {
                 errors = error.messages
+                status = error.status
+                if let given = error.action { action = given }
             }
         }
-        if answersJSON { return Self.jsonErrors(errors, form: form) }
+        if answersJSON {
+            var response = Self.jsonErrors(errors, form: form)
+            response.status = status
+            return response
+        }
         let shown = form.filled(values: submission.values, errors: errors)
-        return try FormPage(title: title, path: path, action: FormPage.action(of: request), form: shown, errors: errors).response(
-            status: .unprocessableContent, site: app.site, registry: app.registry)
+        return try FormPage(title: title, path: path, action: action, form: shown, errors: errors).response(
+            status: status, site: app.site, registry: app.registry)
     }
 
     /// The field a decoding error is about, with a message that says what to fix; an error about a

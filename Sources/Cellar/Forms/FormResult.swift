@@ -30,6 +30,12 @@ public struct FormResult: Sendable {
 public struct FormValidationError: Error, Sendable, CustomStringConvertible {
     /// The message of each field at fault, by the field's name.
     public var messages: [String: String]
+    /// The status the form is shown again with: 422, or 409 when what the form edits changed since
+    /// it was opened (nothing was overwritten).
+    public var status: HTTPStatus = .unprocessableContent
+    /// Where the form shown again posts, when not where it was posted: after a conflict, the
+    /// address that carries the thing's new version, so that saving again replaces it knowingly.
+    public var action: String?
 
     public init(_ messages: [String: String]) {
         self.messages = messages

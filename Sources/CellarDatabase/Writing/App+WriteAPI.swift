@@ -17,11 +17,11 @@ extension App {
     func mountWriteAPI(_ list: TableList, catalog: DatabaseCatalog, readOnly: String?) {
         let name = list.schema.name
         let path = list.path
-        let handle = { @Sendable (action: Action, request: Request, body: (TableWriter, TableList, WriteRequest) throws -> Response) in
-            self.performWrite(action, request: request, table: name, catalog: catalog, readOnly: readOnly, body)
+        let handle = { @Sendable (action: Action, request: Request, body: (TableWriter, TableList, WriteRequest) throws -> Response) throws in
+            try self.performWrite(action, request: request, table: name, catalog: catalog, readOnly: readOnly, body)
         }
         route(.post, path + "/-/insert") { request in
-            handle(.insert, request) { writer, list, write in
+            try handle(.insert, request) { writer, list, write in
                 let body = try write.decode(InsertBody.self)
                 let rows = try write.rows(single: body.row, many: body.rows)
                 if body.ignore == true, body.replace == true {
@@ -35,7 +35,7 @@ extension App {
             }
         }
         route(.post, path + "/-/upsert") { request in
-            handle(.insert, request) { writer, list, write in
+            try handle(.insert, request) { writer, list, write in
                 try self.requireWrite(.update, on: path, request: request)
                 try write.refuseUnversionedWrite()
                 let body = try write.decode(InsertBody.self)
@@ -46,7 +46,7 @@ extension App {
             }
         }
         route(.post, path + "/:key/-/update") { request in
-            handle(.update, request) { writer, list, write in
+            try handle(.update, request) { writer, list, write in
                 let key = try write.key(of: list)
                 let body = try write.decode(UpdateBody.self)
                 let stored = try writer.update(
@@ -58,8 +58,16 @@ extension App {
             }
         }
         route(.post, path + "/:key/-/delete") { request in
-            handle(.delete, request) { writer, list, write in
-                _ = try writer.delete(key: try write.key(of: list), expectedVersion: try write.expectedVersion())
+            try handle(.delete, request) { writer, list, write in
+                let key = try write.key(of: list)
+                do {
+                    try writer.delete(key: key, expectedVersion: try write.expectedVersion())
+                } catch let error as RowWriteError where error.status.code == 412 && WriteAPIErrors.isBrowserForm(request) {
+                    // The row page's button, from a page that showed another version: the row as it is now.
+                    throw HTTPError(
+                        .conflict, "Someone else changed this row since its page was shown: nothing was deleted. Look at it again before deleting it."
+                    )
+                }
                 self.logChange("delete", list: list, key: write.identifier, request: request)
                 // The row page's Delete button, a form: back to the list (Post/Redirect/Get).
                 if request.headers["Accept"]?.contains("text/html") == true { return .redirect(to: ListRoute.percentEncodedPath(list.path)) }
@@ -69,11 +77,13 @@ extension App {
     }
 
     /// Runs one write request: the database writable, the table too, the actor allowed; then
-    /// `body`, and every list of the database told. A refusal is answered in the API's error shape.
+    /// `body`, and every list of the database told. A refusal is answered in the API's error shape,
+    /// or, to a browser's form (a row page's Delete button), thrown to be shown as a page.
     private func performWrite(
         _ action: Action, request: Request, table name: String, catalog: DatabaseCatalog, readOnly: String?,
         _ body: (TableWriter, TableList, WriteRequest) throws -> Response
-    ) -> Response {
+    ) throws -> Response {
+        let browserForm = WriteAPIErrors.isBrowserForm(request)
         let database = catalog.database
         do {
             guard let writer = database.writer else {
@@ -87,13 +97,16 @@ extension App {
             for other in lists.byName.values { watchers.listDidChange(at: other.path) }
             return response
         } catch let error as RowWriteError {
+            if browserForm { throw HTTPError(error.status, error.message) }
             return WriteAPIErrors.response(error.status, [error.message])
         } catch let error as HTTPError {
+            if browserForm { throw error }
             var response = WriteAPIErrors.response(error.status, [error.message])
             for (name, value) in error.headers { response.headers.replaceOrAdd(name: name, value: value) }
             return response
         } catch {
             logger.error("a write failed", metadata: ["list": "\(name)", "error": "\(error)"])
+            if browserForm { throw HTTPError(.internalServerError, "The change failed inside the server; nothing was written.") }
             return WriteAPIErrors.response(.internalServerError, ["The change failed inside the server; nothing was written."])
         }
     }

@@ -117,17 +117,27 @@ extension App {
 
     /// The refusal of a save made from an old version: each field someone else changed since
     /// shows its value now, beside the person's own (kept in the field).
+    /// A 409: nothing was written, and the form, posted again, carries the row's new version.
     static func conflict(sent: [String: String], now: TableWriter.StoredRow?, list: TableList) -> FormValidationError {
-        guard let now else { return FormValidationError(list.columns.first?.name ?? "", "Someone else deleted this row meanwhile.") }
+        let first = TableForm.columns(of: list, editing: true).first.map { list.columns[$0].name } ?? list.columns.first?.name ?? ""
+        guard let now else {
+            var error = FormValidationError(first, "Someone else deleted this row meanwhile: nothing was saved.")
+            error.status = .conflict
+            return error
+        }
         let current = texts(of: now, in: list)
         var messages: [String: String] = [:]
         for (name, text) in sent where current[name] != nil && current[name] != text {
-            messages[name] = "Someone else changed this meanwhile: it is now “\(current[name] ?? "")”. Reload the form to edit the row as it is now."
+            messages[name] =
+                "Someone else changed this meanwhile: it is now “\(current[name] ?? "")”. Nothing was saved; Save again to replace it with your value."
         }
-        if messages.isEmpty, let first = TableForm.columns(of: list, editing: true).first {
-            messages[list.columns[first].name] = "Someone else changed this row meanwhile. Reload the form to edit it as it is now."
+        if messages.isEmpty {
+            messages[first] = "Someone else changed this row meanwhile: nothing was saved. Save again to keep your values."
         }
-        return FormValidationError(messages)
+        var error = FormValidationError(messages)
+        error.status = .conflict
+        error.action = rowPath(now, of: list) + "/-/edit?version=" + now.version
+        return error
     }
 
     /// A row's values as a form shows them: NULL empty.

@@ -3,8 +3,9 @@ import TableKit
 /// A table's row as a form, made from its schema: an input by each column's declared type,
 /// required where the column is NOT NULL without a default, the default said under the field, a
 /// foreign key a choice among the referenced table's labels (a key typed in past
-/// ``maximumChoices`` rows). Generated columns, a rowid-alias key on insert, the key on edit and
-/// BLOB columns are left out: the database fills them, or the form cannot show them.
+/// ``maximumChoices`` rows). Generated columns, a rowid-alias key on insert, the key on edit,
+/// BLOB columns and a position column (YAML `order`) are left out: the database or the writer
+/// fills them, or the form cannot show them.
 struct TableForm: FormController {
     var sections: [FormSection]
     var submitTitle: String
@@ -23,6 +24,8 @@ struct TableForm: FormController {
             let column = schema.columns[index]
             if column.isGenerated || column.affinity == .blob && column.declaredType.uppercased().contains("BLOB") { return false }
             if editing, list.keyColumns.contains(index) { return false }
+            // A position column is the list's order, which moves change, not a field.
+            if index == list.positionColumn { return false }
             if !editing, rowIDAlias, column.primaryKeyPosition == 1 { return false }
             return true
         }

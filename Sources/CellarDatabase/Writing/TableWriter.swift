@@ -84,7 +84,8 @@ struct TableWriter: Sendable {
     func insert(_ rows: [Values], conflict: Conflict, returning: Bool) throws -> [StoredRow] {
         try change { connection in
             var stored: [StoredRow] = []
-            for values in rows {
+            for var values in rows {
+                try placeAtEnd(&values, connection: connection)
                 try checkForeignKeys(values, current: nil, connection: connection)
                 let statement = try connection.statement(insertSQL(values, conflict: conflict, returning: returning))
                 try statement.bind(values.map(\.value))
@@ -158,16 +159,25 @@ struct TableWriter: Sendable {
         }
     }
 
+    /// A row deleted: as it was, and whether the delete changed other rows too (a foreign key's
+    /// `ON DELETE CASCADE`, `SET NULL` or `SET DEFAULT`), which an Undo could not put back.
+    struct DeletedRow: Sendable {
+        let row: StoredRow
+        let changedOtherRows: Bool
+    }
+
     /// Deletes the row at `key`, when its version is still `expectedVersion` (when given); gives
     /// back the row as it was.
-    func delete(key: [DatabaseValue], expectedVersion: String?) throws -> StoredRow {
+    @discardableResult
+    func delete(key: [DatabaseValue], expectedVersion: String?) throws -> DeletedRow {
         try change { connection in
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
+            let cascades = try referencingRowsWithActions(to: current, connection: connection)
             let statement = try connection.statement("DELETE FROM \(list.quotedName)" + keyCondition)
             try statement.bind(key)
             while try statement.step() {}
             statement.reset()
-            return current
+            return DeletedRow(row: current, changedOtherRows: cascades)
         }
     }
 
@@ -178,7 +188,7 @@ struct TableWriter: Sendable {
 
     // MARK: Statements
 
-    private var keyCondition: String {
+    var keyCondition: String {
         " WHERE " + list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
     }
 
@@ -204,7 +214,7 @@ struct TableWriter: Sendable {
         return StoredRow(values: values, rowID: rowID)
     }
 
-    private func row(at key: [DatabaseValue], connection: SQLiteConnection) throws -> StoredRow? {
+    func row(at key: [DatabaseValue], connection: SQLiteConnection) throws -> StoredRow? {
         guard let rowQuery = list.rowQuery else { return nil }
         let statement = try connection.statement(rowQuery)
         defer { statement.reset() }
@@ -215,7 +225,7 @@ struct TableWriter: Sendable {
 
     /// The row at `key`, refused when there is none (404) or when its version is no longer the
     /// one the request was made from (412).
-    private func currentRow(_ key: [DatabaseValue], expectedVersion: String?, connection: SQLiteConnection) throws -> StoredRow {
+    func currentRow(_ key: [DatabaseValue], expectedVersion: String?, connection: SQLiteConnection) throws -> StoredRow {
         guard let current = try row(at: key, connection: connection) else {
             throw RowWriteError(.notFound, "\(schema.name) has no row with this key.")
         }
@@ -226,6 +236,37 @@ struct TableWriter: Sendable {
             )
         }
         return current
+    }
+
+    /// Whether a row of any table refers to `row` through a foreign key whose `ON DELETE` changes
+    /// it. Each column of a key of several is asked alone: a "yes" may be too careful, never wrong.
+    private func referencingRowsWithActions(to row: StoredRow, connection: SQLiteConnection) throws -> Bool {
+        let keys = try connection.statement(
+            #"SELECT m.name, f."from", f."to" FROM sqlite_schema AS m, pragma_foreign_key_list(m.name) AS f "#
+                + #"WHERE m.type = 'table' AND f."table" = ?1 COLLATE NOCASE AND f.on_delete IN ('CASCADE', 'SET NULL', 'SET DEFAULT')"#)
+        try keys.bind([.text(schema.name)])
+        var references: [(table: String, column: String, referenced: String?)] = []
+        while try keys.step() {
+            references.append((keys.text(0) ?? "", keys.text(1) ?? "", keys.text(2)))
+        }
+        keys.reset()
+        for reference in references {
+            let referenced = reference.referenced ?? schema.primaryKey.first ?? ""
+            let value: DatabaseValue
+            if let index = schema.columns.firstIndex(where: { $0.name.lowercased() == referenced.lowercased() }) {
+                value = row.values[index]
+            } else if let rowID = row.rowID {
+                value = .integer(rowID)
+            } else {
+                return true
+            }
+            if value == .null { continue }
+            let found = try connection.integer(
+                "SELECT count(*) FROM (SELECT 1 FROM \(quotedIdentifier(reference.table)) WHERE \(quotedIdentifier(reference.column)) = ? LIMIT 1)",
+                [value])
+            if found > 0 { return true }
+        }
+        return false
     }
 
     /// Refuses a row whose foreign key refers to no row, naming the column, before SQLite would
@@ -251,7 +292,7 @@ struct TableWriter: Sendable {
     }
 
     /// Runs `body` as one transaction, SQLite's refusals told as ``RowWriteError``s.
-    private func change<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func change<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try writer.write(body)
         } catch let error as DatabaseError {

@@ -61,6 +61,11 @@ public protocol EditableTableController: TableController {
     /// (409), so that no one overwrites what they did not see. Nil (the default) lets Cellar hash
     /// the row's JSON item (``TableController/item(forRowAt:)``), or else its form's values.
     func version(forRowAt indexPath: IndexPath) -> String?
+    /// Whether the delete just committed for the row `identifier` can be undone by inserting its
+    /// editing form's values again; true by default. A store whose delete changed other rows too
+    /// (a database's cascade) or held what the form cannot carry answers false: putting the row
+    /// back would not put the rest back, so Cellar offers no Undo.
+    func canUndoDelete(ofRowWithIdentifier identifier: String) -> Bool
 }
 
 extension EditableTableController {
@@ -79,6 +84,7 @@ extension EditableTableController {
     public func leadingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? { nil }
     public func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? { nil }
     public func version(forRowAt indexPath: IndexPath) -> String? { nil }
+    public func canUndoDelete(ofRowWithIdentifier identifier: String) -> Bool { true }
 
     /// The row's actions, leading then trailing: what editing mode shows as buttons.
     public func contextualActions(forRowAt indexPath: IndexPath) -> [ContextualAction] {

@@ -77,4 +77,41 @@ import Testing
         #expect(!fragment.contains("<html"))
         #expect(!(try server.get("/to-drink?fragment=rows").text.contains("editing-buttons")))
     }
+
+    @Test func aRowDraggedBesideAnotherMovesThereAndComesBackAsOneBatch() throws {
+        let server = try EditingTests.server()
+        let editing = try EventStreamClient(port: server.port, target: "/to-drink?editing=1")
+        _ = try editing.nextEvent(timeout: .seconds(30))
+        #expect(try EditingTests.wines(server) == ["Domaine Tempier Bandol 2019", "Château Musar 2017", "Vietti Barolo Castiglione 2018"])
+        // The first row dropped after the last: it goes to the end.
+        let first = try EditingTests.post(
+            server, "_do=move&_row=1&_after=3&_version=\(try EditingTests.version(of: "1", in: server))", headers: Self.script)
+        #expect(first.status == 204)
+        #expect(try EditingTests.wines(server) == ["Château Musar 2017", "Vietti Barolo Castiglione 2018", "Domaine Tempier Bandol 2019"])
+        let moved = try Self.nextBatch(editing)
+        #expect(moved.streams.map(\.summary).contains("remove row-1"))
+        let back = try #require(moved.streams.first { $0.template?.contains(#"id="row-1""#) == true })
+        #expect(back.summary == "after row-3")
+        #expect(back.template?.contains(#"<span class="editing-drag" aria-hidden="true" title="Drag to move">≡</span>"#) == true)
+        // The last dropped before the first: it goes to the start.
+        let last = try EditingTests.post(
+            server, "_do=move&_row=1&_before=2&_version=\(try EditingTests.version(of: "1", in: server))", headers: Self.script)
+        #expect(last.status == 204)
+        #expect(try EditingTests.wines(server) == ["Domaine Tempier Bandol 2019", "Château Musar 2017", "Vietti Barolo Castiglione 2018"])
+        // Dropped beside itself: nothing to do, and no batch.
+        let same = try EditingTests.post(
+            server, "_do=move&_row=2&_after=2&_version=\(try EditingTests.version(of: "2", in: server))", headers: Self.script)
+        #expect(same.status == 204)
+        // Beside a row that has gone: 409, nothing moved; without a place: 400.
+        let gone = try EditingTests.post(
+            server, "_do=move&_row=2&_after=nope&_version=\(try EditingTests.version(of: "2", in: server))", headers: Self.script)
+        #expect(gone.status == 409)
+        #expect(gone.text.contains("no longer in the list: nothing was moved"))
+        let nowhere = try EditingTests.post(server, "_do=move&_row=2&_version=\(try EditingTests.version(of: "2", in: server))")
+        #expect(nowhere.status == 400)
+        #expect(try EditingTests.wines(server) == ["Domaine Tempier Bandol 2019", "Château Musar 2017", "Vietti Barolo Castiglione 2018"])
+        // A stale version is refused like any change.
+        let stale = try EditingTests.post(server, "_do=move&_row=2&_after=3&_version=0000", headers: Self.script)
+        #expect(stale.status == 409)
+    }
 }

@@ -7,6 +7,7 @@
                   without a reload, and a row it has open in a form is marked "Changed by someone
                   else" and its save refused.
   editing-keys    Escape closes a row's form; the keyboard alone reaches every control.
+  editing-phone   at 390 px a row's buttons are a menu (<details>), at 1280 px a row of buttons.
   editing-axe     axe-core on editing mode, a row's form open, light and dark: no violations.
   editing-shots   screenshots of editing mode at 1280 and 390 px, light and dark.
 
@@ -17,6 +18,7 @@ import sys
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from browser_test import VIEWPORTS, Browser, axe_problems, expect, run_scenarios
@@ -83,6 +85,20 @@ def scenario_live(b: Browser, args, state: dict):
         row_id = row_of(b, wine).get_attribute("id")
         expect(b.js("return !!document.activeElement.closest('#' + CSS.escape(arguments[0]))", row_id), "the focus did not stay on the moved row")
 
+        # Dragged by its handle below the last row, and back above the first.
+        for target, where in ((-1, "after"), (0, "before")):
+            rows = b.driver.find_elements(By.CSS_SELECTOR, ROWS)
+            beside = rows[target]
+            handle = row_of(b, wine).find_element(By.CSS_SELECTOR, ".editing-drag")
+            height = beside.size["height"]
+            offset = height // 2 - 4 if where == "after" else -(height // 2) + 4
+            ActionChains(b.driver).click_and_hold(handle).move_to_element(beside).move_to_element_with_offset(beside, 0, offset) \
+                .release().perform()
+            b.wait(lambda d: titles(b)[target] == wine, f"the drag to put the row {where} the {'last' if target else 'first'} row")
+            other.wait(lambda d: titles(other)[target] == wine, "the drag in the other browser")
+        b.wait(lambda d: live_text(b) == "Row moved", "'Row moved' after a drag")
+        place = titles(b).index(wine)
+
         # A row open in a form in one browser, changed in the other: said in the form, not
         # replaced; its save is refused with the row as it is now, the values typed kept.
         row_of(other, wine).find_element(By.CSS_SELECTOR, ".editing-edit").click()
@@ -106,7 +122,7 @@ def scenario_live(b: Browser, args, state: dict):
         undo = b.driver.find_element(By.CSS_SELECTOR, ".editing-undo button")
         undo.click()
         b.wait(lambda d: wine in titles(b), "Undo to bring the row back")
-        other.wait(lambda d: wine in titles(other) and titles(other).index(wine) == before - 1, "the row back in place in the other browser")
+        other.wait(lambda d: wine in titles(other) and titles(other).index(wine) == place, "the row back in place in the other browser")
         b.wait(lambda d: live_text(b) == "Row restored", "'Row restored' in the live region")
         for browser in (b, other):
             expect(browser.js("return window.__notReloaded === true"), "a page was reloaded")
@@ -134,7 +150,26 @@ def scenario_keys(b: Browser, args, state: dict):
             outline = b.js("return getComputedStyle(arguments[0]).outlineStyle", element)
             expect(outline != "none", f"no focus ring on {label!r}")
         element.send_keys(Keys.TAB)
-    expect("Delete" in seen and "Edit" in seen and "Mark as drunk" in seen, f"the keyboard does not reach the row's controls: {seen}")
+    # The first row's swipe action is "Mark as drunk", or "Mark as not drunk" once editing-live marked it.
+    expect("Delete" in seen and "Edit" in seen and any(label.startswith("Mark as") for label in seen),
+           f"the keyboard does not reach the row's controls: {seen}")
+
+
+def scenario_phone(b: Browser, args, state: dict):
+    """At 390 px a row's buttons are a menu (its <details>), a row of buttons at 1280 px."""
+    b.set_view("mobile", "light")
+    b.get(LIST + "?editing=1")
+    row = b.driver.find_elements(By.CSS_SELECTOR, ROWS)[0]
+    summary = row.find_element(By.CSS_SELECTOR, ".editing-menu > summary")
+    delete = row.find_element(By.CSS_SELECTOR, "button.editing-delete")
+    expect(summary.is_displayed() and not delete.is_displayed(), "at phone width the row's buttons are not in a closed menu")
+    summary.click()
+    b.wait(lambda d: delete.is_displayed(), "the menu to open and show Delete")
+    b.set_view("desktop", "light")
+    b.get(LIST + "?editing=1")
+    row = b.driver.find_elements(By.CSS_SELECTOR, ROWS)[0]
+    expect(not row.find_element(By.CSS_SELECTOR, ".editing-menu > summary").is_displayed()
+           and row.find_element(By.CSS_SELECTOR, "button.editing-delete").is_displayed(), "at 1280 px the buttons are not a row of buttons")
 
 
 def scenario_axe(b: Browser, args, state: dict):
@@ -164,7 +199,7 @@ def scenario_shots(b: Browser, args, state: dict):
     b.set_view("desktop", "light")
 
 
-SCENARIOS = [("editing-live", scenario_live), ("editing-keys", scenario_keys), ("editing-axe", scenario_axe),
+SCENARIOS = [("editing-live", scenario_live), ("editing-keys", scenario_keys), ("editing-phone", scenario_phone), ("editing-axe", scenario_axe),
              ("screenshots", scenario_shots)]
 
 

@@ -163,8 +163,9 @@
   }
 
   // Sends a change; returns once the page shows it, or says why not.
-  async function send(form, submitter) {
+  async function send(form, submitter, extra = {}) {
     const body = new URLSearchParams(new FormData(form, submitter));
+    for (const [name, value] of Object.entries(extra)) body.set(name, value);
     const change = body.get('_do') || '';
     const element = rowOf(form) || form;
     if (element.getAttribute('aria-busy') === 'true') return;
@@ -248,6 +249,62 @@
     if (!streaming()) return;
     event.preventDefault();
     openInPlace(link).then((opened) => { if (!opened) location.href = link.href; }, () => { location.href = link.href; });
+  });
+
+  // At phone width a row's buttons are a menu: their <details>, which the page sends open (a row of
+  // buttons on a wide screen), closed here, and in the rows a batch brings, unless the focus is in it.
+  const phone = window.matchMedia('(max-width: 480px)');
+  const fold = (menus) => menus.forEach((menu) => { if (!menu.contains(document.activeElement)) menu.open = !phone.matches; });
+  fold(main.querySelectorAll('.editing-menu'));
+  phone.addEventListener('change', () => fold(main.querySelectorAll('.editing-menu')));
+  document.addEventListener('cellar:batch', (event) => {
+    const { added, changed, moved } = event.detail;
+    for (const id of [...added, ...changed, ...moved]) {
+      const row = document.getElementById(id);
+      if (row) fold(row.querySelectorAll('.editing-menu'));
+    }
+  });
+
+  // Drag to reorder, by the row's handle (pointer events: mouse, pen and touch alike): a line
+  // shows where the row would go; the drop sends `_do=move` with the row it was dropped before or
+  // after, and the row moves when the stream's batch says so. Without the stream the drop posts
+  // the form as a page would.
+  document.documentElement.classList.add('editing-script');
+  let drag = null;
+  const clearDrop = () => main.querySelectorAll('.editing-drop-before, .editing-drop-after')
+    .forEach((row) => row.classList.remove('editing-drop-before', 'editing-drop-after'));
+  main.addEventListener('pointerdown', (event) => {
+    const handle = event.target.closest && event.target.closest('.editing-drag');
+    const row = rowOf(handle);
+    if (!row || event.button !== 0 || !row.querySelector('.editing-buttons')) return;
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    drag = { row, beside: null, after: false };
+    row.classList.add('editing-dragging');
+  });
+  main.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const under = document.elementsFromPoint(event.clientX, event.clientY).map(rowOf)
+      .find((row) => row && row !== drag.row && row.id.startsWith('row-') && !row.hasAttribute('data-live-hold'));
+    clearDrop();
+    drag.beside = under || null;
+    if (!under) return;
+    const box = under.getBoundingClientRect();
+    drag.after = event.clientY > box.top + box.height / 2;
+    under.classList.add(drag.after ? 'editing-drop-after' : 'editing-drop-before');
+  });
+  const endDrag = () => { if (drag) drag.row.classList.remove('editing-dragging'); clearDrop(); drag = null; };
+  main.addEventListener('pointercancel', endDrag);
+  main.addEventListener('pointerup', () => {
+    if (!drag) return;
+    const { row, beside, after } = drag;
+    endDrag();
+    if (!beside) return;
+    const form = row.querySelector('.editing-buttons');
+    const extra = { _do: 'move', [after ? '_after' : '_before']: decodeURIComponent(beside.id.slice(4)) };
+    if (streaming()) { send(form, null, extra); return; }
+    for (const [name, value] of Object.entries(extra)) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }));
+    form.submit();
   });
 
   // Without the stream (the page as a 303 left it): the control that made the change has the focus back.

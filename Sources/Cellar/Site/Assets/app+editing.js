@@ -197,8 +197,12 @@
     const batch = await batchShowing(sequence);
     element.removeAttribute('aria-busy');
     cleanAddress();
+    // The control `selector` names in `row`, or its first: one that shows (at phone width the
+    // row's buttons may be in its closed menu, whose summary then has the focus).
     const focus = (row, selector) => {
-      const target = row && row.isConnected && (row.querySelector(selector) || row.querySelector('button, a[href]'));
+      if (!row || !row.isConnected) return;
+      const shown = (element) => element.getClientRects().length > 0;
+      const target = [...row.querySelectorAll(selector), ...row.querySelectorAll('summary, button, a[href]')].find(shown);
       if (target) target.focus();
     };
     if (change === 'delete') {
@@ -223,11 +227,11 @@
     } else if (change === 'up' || change === 'down' || change === 'move') {
       announce('Row moved');
       const row = document.getElementById(element.id);
-      if (row && !row.contains(document.activeElement)) focus(row, `button[value="${value}"]`);
+      if (row && !row.contains(document.activeElement)) focus(row, `button[value="${CSS.escape(String(value))}"]`);
     } else {
       announce(batch && batch.removed.includes(element.id) ? 'Row removed' : 'Row changed');
       const row = document.getElementById(element.id) || (neighbour && document.getElementById(neighbour.id));
-      if (row && !row.contains(document.activeElement)) focus(row, `button[value="${value}"]`);
+      if (row && !row.contains(document.activeElement)) focus(row, `button[value="${CSS.escape(String(value))}"]`);
     }
   }
 

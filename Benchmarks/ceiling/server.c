@@ -313,7 +313,7 @@ static const char PAGE_HEAD[] =
     "<li><a href=\"/settings\">Settings</a></li><li><a href=\"/catalog\">Catalog</a></li>"
     "<li><a href=\"/reports\">Reports</a></li><li><a href=\"/big\">Big</a></li>"
     "<li><a href=\"/xss\">Hostile data</a></li>"
-    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/tasting-notes\">Tasting notes</a></li>"
+    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/tasting-notes\">Tasting notes</a></li><li><a href=\"/to-drink\">To drink</a></li>"
     "<li><a href=\"/sensors\">Sensors</a></li>"
     "<li><a href=\"/db/regions\">Regions</a></li><li><a href=\"/db/wines\">Wine cellar</a></li></ul></nav></header>\n"
     "<main id=\"main\" class=\"table-view\" data-list=\"listbench\">\n"
@@ -324,7 +324,16 @@ static const char PAGE_TAIL[] =
 
 static void write_html(buf_t *b, const page_t *pg, int whole_page) {
     static const char path[] = "/listbench";
-    if (whole_page) PUTLIT(b, PAGE_HEAD);
+    if (whole_page) {
+        PUTLIT(b, PAGE_HEAD);
+        /* The links to the list's JSON and CSV keep the query but the page's place
+           (Cellar's ListFormat.writeLinks): here `limit`, when asked for. */
+        PUTLIT(b, "<p class=\"list-formats\">Also as <a rel=\"alternate\" type=\"application/json\" href=\"/listbench.json");
+        if (pg->requested >= 0) { PUTLIT(b, "?limit="); put_int(b, pg->requested); }
+        PUTLIT(b, "\">JSON</a> <a rel=\"alternate\" type=\"text/csv\" href=\"/listbench.csv");
+        if (pg->requested >= 0) { PUTLIT(b, "?limit="); put_int(b, pg->requested); }
+        PUTLIT(b, "\">CSV</a></p>\n");
+    }
     if (pg->upper > pg->lower) {
         PUTLIT(b, "<section class=\"table-section\" data-section=\"0\">\n<ul class=\"rows\" id=\"section-0-rows\" data-section=\"0\">\n");
         for (long long i = pg->lower; i < pg->upper; i++) {

@@ -6,7 +6,7 @@ extension App {
     /// Checks what can be checked before serving, and settles each list's title.
     ///
     /// Every route pattern must be valid, every form must render with fields of distinct names,
-    /// and every list must render, as a page and as JSON, its
+    /// and every list must render, in each of its formats (page, JSON, CSV: ``ListFormat``), its
     /// first page and its last (so a cell provider that fails only further down is found too when
     /// it fails there). A list mounted without a title takes its controller's; a controller whose
     /// title differs from the one its list was mounted with is reported as a warning. What lies
@@ -14,7 +14,7 @@ extension App {
     /// served as an error cell (``RowErrorHandling``), logged and counted. Call it before ``makeRouter()``;
     /// ``run(siteName:version:arguments:_:)`` does.
     public func validate() throws {
-        let listPatterns = lists.flatMap { [$0.path, $0.path + ".json", $0.path + "/:id"] }
+        let listPatterns = lists.flatMap { route in [route.path, route.path + "/:id"] + ListFormat.named.map { route.path(for: $0) } }
         for pattern in listPatterns + extraRoutes.map(\.pattern) {
             if let problem = Router.problem(withPattern: pattern) { throw StartupError.invalidRoutePattern(pattern, reason: problem) }
         }
@@ -38,11 +38,13 @@ extension App {
         var checked = 0
         for route in lists + (indexRoute.map { [$0] } ?? []) {
             let targets = try pagesToCheck[route.path] ?? checkedPages(of: route, total: firstPageController(of: route).totalNumberOfRows)
-            for target in targets {
+            for (number, target) in targets.enumerated() {
                 let request = try Request(target: target)
                 do {
-                    _ = try responder.renderWhole(request, route: route, format: .page)
-                    _ = try responder.renderWhole(request, route: route, format: .json)
+                    // A format that writes the whole list is the same for every page: checked once.
+                    for format in ListFormat.registered where format != .fragment && (number == 0 || !format.writesWholeList) {
+                        _ = try responder.renderWhole(request, route: route, format: format)
+                    }
                     try checkRows(of: route, request: request, audit: audit)
                 } catch {
                     throw StartupError.listDoesNotRender(path: target, reason: String(describing: error))

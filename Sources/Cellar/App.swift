@@ -248,19 +248,23 @@ public final class App: @unchecked Sendable {
                 body: .bytes(metrics.exposition(cells: registry.statistics, bufferedResponseBytes: snapshot.bufferedResponseBytes.count)))
         }
         if let index = indexRoute {
-            router.get(index.path) { try responder.respond(to: $0, route: index, pathRequestsJSON: false) }
-            router.get(index.jsonPath) {
-                try responder.respond(to: $0, route: index, pathRequestsJSON: true)
+            router.get(index.path) { try responder.respond(to: $0, route: index, path: .page) }
+            for format in ListFormat.named {
+                router.get(index.path(for: format)) { try responder.respond(to: $0, route: index, path: format) }
             }
         }
         for route in lists {
-            router.get(route.path) { try responder.respond(to: $0, route: route, pathRequestsJSON: false) }
-            router.get(route.path + ".json") { try responder.respond(to: $0, route: route, pathRequestsJSON: true) }
+            router.get(route.path) { try responder.respond(to: $0, route: route, path: .page) }
+            for format in ListFormat.named {
+                router.get(route.path(for: format)) { try responder.respond(to: $0, route: route, path: format) }
+            }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
             router.post(route.path + EditingResponder.pathSuffix) { try EditingResponder(app: snapshot, route: route).respond(to: $0) }
             if route.acceptsFormPosts {
-                router.post(route.path) { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: false) }
-                router.post(route.path + ".json") { try responder.respond(to: $0.withFormInQuery(), route: route, pathRequestsJSON: true) }
+                router.post(route.path) { try responder.respond(to: $0.withFormInQuery(), route: route, path: .page) }
+                for format in ListFormat.named {
+                    router.post(route.path(for: format)) { try responder.respond(to: $0.withFormInQuery(), route: route, path: format) }
+                }
             }
         }
         for route in extraRoutes {

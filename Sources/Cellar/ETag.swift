@@ -7,14 +7,14 @@ import TableKit
 enum ETag {
     /// The validator of a list whose controller has a ``TableController/contentVersion``: the
     /// rendering seed (build, site, templates), the version, the list, the format and whether
-    /// the path asked for JSON (its links differ), and the query as received.
-    static func derived(seed: UInt64, version: String, route: String, format: ListFormat, pathRequestsJSON: Bool, query: String?) -> String {
+    /// the path named it (its links differ), and the query as received.
+    static func derived(seed: UInt64, version: String, route: String, format: ListFormat, path: ListFormat, query: String?) -> String {
         var hash = StableHash()
         hash.combine(seed)
         hash.combine(version)
         hash.combine(route)
-        hash.combine(format.rawValue)
-        hash.combine(pathRequestsJSON ? 1 : 0)
+        hash.combine(format.name)
+        hash.combine(path == .page ? 0 : 1)
         hash.combine(query ?? "")
         // FNV's last bytes reach only part of the value: mixed (MurmurHash3's finaliser) so that
         // queries one digit apart differ in every hex digit.

@@ -20,6 +20,8 @@ final class HTMLListBody: ListBody {
     private let site: SiteLayout
     /// Who the page is for (nil: no one signed in).
     private let actor: String?
+    /// The request's query, which the format links keep.
+    private let query: QueryItems
     private var renderer: TableRenderer
     private let style: TableStyle
     private var stage = Stage.head
@@ -30,10 +32,12 @@ final class HTMLListBody: ListBody {
 
     init(
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
-        site: SiteLayout, actor: String? = nil, tableView: TableView, editing: EditingMode? = nil, editQuery: QueryItems? = nil
+        site: SiteLayout, actor: String? = nil, tableView: TableView, editing: EditingMode? = nil, editQuery: QueryItems? = nil,
+        query: QueryItems = QueryItems()
     ) {
         self.editing = controller is any EditableTableController ? editing : nil
         self.editQuery = editQuery
+        self.query = query
         self.format = format
         self.route = route
         self.controller = controller
@@ -43,6 +47,14 @@ final class HTMLListBody: ListBody {
         self.actor = actor
         style = controller.style
         renderer = TableRenderer(controller: controller, tableView: tableView, layout: layout, window: page.window, style: style)
+    }
+
+    convenience init(_ parts: ListBodyParts) {
+        let tableView = TableView(registry: parts.registry, selectionBase: parts.route.hasDetail ? parts.route.href : nil)
+        tableView.rowErrorHandler = parts.rowErrors
+        self.init(
+            format: parts.format, route: parts.route, controller: parts.controller, layout: parts.layout, page: parts.page,
+            links: parts.links, site: parts.site, actor: parts.actor, tableView: tableView, editQuery: parts.editQuery, query: parts.query)
     }
 
     /// The type of the last controller found not to be a ``SearchableController``: the cast
@@ -145,9 +157,35 @@ final class HTMLListBody: ListBody {
             html.text(searchable.searchPrompt)
             html.raw("</label> <input type=\"search\" id=\"q\" name=\"q\"")
             html.attribute("value", searchable.searchTerm)
-            html.raw("> <button type=\"submit\">Search</button></form>\n")
+            html.raw(">")
+            // A new search keeps the list's filters and order: the query's other items ride along.
+            for item in query where item.name != "q" && !ListFormat.isPlaceItem(item.name) {
+                html.raw("<input type=\"hidden\"")
+                html.attribute("name", item.name)
+                html.attribute("value", item.value)
+                html.raw(">")
+            }
+            html.raw(" <button type=\"submit\">Search</button></form>\n")
         }
         controller.renderTableHeader(into: &html)
+        if !Self.placesFormatLinks(controller) {
+            html.raw("<p class=\"list-formats\">Also as ")
+            ListFormat.writeLinks(toListAt: route.href, query: query, into: &html)
+            html.raw("</p>\n")
+        }
+    }
+
+    /// The type of the last controller found not to be a ``FormatLinksPlacing`` (as for
+    /// ``searchable(_:)``: the cast searches the runtime's conformances).
+    private static let lastTypeWithoutLinks = Atomic<UInt>(0)
+
+    /// Whether the controller writes its list's format links itself.
+    static func placesFormatLinks(_ controller: any TableController) -> Bool {
+        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: controller)))
+        if lastTypeWithoutLinks.load(ordering: .relaxed) == type { return false }
+        if controller is any FormatLinksPlacing { return true }
+        lastTypeWithoutLinks.store(type, ordering: .relaxed)
+        return false
     }
 }
 

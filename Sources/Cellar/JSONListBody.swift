@@ -42,6 +42,12 @@ final class JSONListBody: ListBody {
         sink = JSONTableSink(route: route, controller: controller, registry: registry, rowErrors: rowErrors)
     }
 
+    convenience init(_ parts: ListBodyParts) {
+        self.init(
+            route: parts.route, controller: parts.controller, layout: parts.layout, page: parts.page, links: parts.links,
+            registry: parts.registry, rowErrors: parts.rowErrors)
+    }
+
     func write(into bytes: inout ByteBuffer, pausingAt limit: Int) throws -> Bool {
         sink.writer.adopt(&bytes)
         defer { bytes = sink.writer.takeBuffer() }

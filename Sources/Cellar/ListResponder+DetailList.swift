@@ -8,15 +8,19 @@ extension ListResponder {
     ///
     /// Unlike a controller's details, the identifier is not looked up among the list's rows: the
     /// closure knows its rows, and a list fetched from a store would otherwise be read twice. So
-    /// `/files/a.json` is always row `a`'s JSON.
+    /// `/files/a.json` is always row `a`'s JSON (and `a.csv` its CSV).
     func detail(_ request: Request, route: ListRoute, madeBy detail: ListRouteDetail) throws -> Response {
         guard let requested = request.parameters["id"], !requested.isEmpty else { throw HTTPError.notFound() }
         var identifier = requested
-        var json = false
-        if identifier.hasSuffix(".json"), identifier.count > 5 {
-            identifier.removeLast(5)
-            json = true
+        var path = ListFormat.page
+        for format in ListFormat.named {
+            guard let pathExtension = format.pathExtension, identifier.hasSuffix(pathExtension), identifier.count > pathExtension.count
+            else { continue }
+            identifier.removeLast(pathExtension.count)
+            path = format
+            break
         }
+        let json = path == .json
         let identifierOfRow = identifier
         let notFound = HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
         switch detail {
@@ -25,7 +29,7 @@ extension ListResponder {
                 guard let controller = try makeList(identifierOfRow, context) else { throw notFound }
                 return controller
             }
-            return try respond(to: request, route: detailRoute, pathRequestsJSON: json)
+            return try respond(to: request, route: detailRoute, path: path)
         case .fields(let makeFields):
             let context = ListContext(
                 request: request, listPath: route.path, page: PageRequest(firstOf: route.paging), rowIdentifier: identifier)

@@ -4,17 +4,21 @@ import MicroHTTP
 import TableKit
 
 /// Answers a list's URLs: makes the controller for the request, pages it, and writes the page,
-/// fragment or JSON — as one buffer with an `ETag` when small, as a chunked stream when large.
+/// fragment or JSON — as one buffer with an `ETag` when small, as a chunked stream when large —
+/// or has a format that writes the whole list (CSV) answer.
 struct ListResponder: Sendable {
     let app: App.Snapshot
 
-    func respond(to request: Request, route: ListRoute, pathRequestsJSON: Bool) throws -> Response {
-        if let watchFormat = WatchFormat.requested(by: request, pathRequestsJSON: pathRequestsJSON) {
+    /// Answers a request to the list's path that names `path`'s format (``ListFormat/page`` for
+    /// the list's own path).
+    func respond(to request: Request, route: ListRoute, path: ListFormat) throws -> Response {
+        if let watchFormat = WatchFormat.requested(by: request, path: path) {
             return try app.watchers.watch(request, route: route, format: watchFormat, responder: self)
         }
-        let format = try ListFormat.negotiate(request, pathRequestsJSON: pathRequestsJSON)
+        let format = try ListFormat.negotiate(request, path: path)
+        if case .wholeList(let respond) = format.answer { return try respond(self, request, route) }
         // The rows fragment too, so that "Load more" and a live refresh keep each row's controls.
-        if format != .json, let mode = EditingMode.requested(by: request, route: route, access: app.editingAccess) {
+        if format == .page || format == .fragment, let mode = EditingMode.requested(by: request, route: route, access: app.editingAccess) {
             return try editingPage(request, route: route, mode: mode, status: .ok, format: format)
         }
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
@@ -36,16 +40,15 @@ struct ListResponder: Sendable {
         // on the 200; a fetched page learns its next page only by fetching.
         let versionTag = controller.contentVersion.map {
             ETag.derived(
-                seed: Self.seed(app.renderingSeed, actor: request.actor), version: $0, route: route.path, format: format,
-                pathRequestsJSON: pathRequestsJSON,
+                seed: Self.seed(app.renderingSeed, actor: request.actor), version: $0, route: route.path, format: format, path: path,
                 query: request.rawQuery)
         }
         let inMemory =
             route.paging.fetchesPages
-            ? nil : try window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
+            ? nil : try window(of: controller, pageRequest, request, route: route, path: path, headers: &headers)
         if let versionTag, let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
         let (layout, page, links) =
-            try inMemory ?? window(of: controller, pageRequest, request, route: route, json: pathRequestsJSON, headers: &headers)
+            try inMemory ?? window(of: controller, pageRequest, request, route: route, path: path, headers: &headers)
         let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: app.rowErrorLog)
         let offersEditing =
             format == .page && app.editingAccess?.mayChangeAnyList == true && controller is any EditableTableController
@@ -157,13 +160,13 @@ struct ListResponder: Sendable {
     /// row of a controller that fetched just its page — and the page's links, also added to
     /// `headers` as `Link` (a paged list's).
     func window(
-        of controller: any TableController, _ pageRequest: PageRequest, _ request: Request, route: ListRoute, json: Bool,
+        of controller: any TableController, _ pageRequest: PageRequest, _ request: Request, route: ListRoute, path: ListFormat,
         headers: inout HTTPHeaders
     ) throws -> (TableLayout, Page, PageLinks) {
         let fetched = try fetchPage(of: controller, request: request, route: route)
         let layout = TableLayout(controller)
         let page = Self.page(pageRequest, fetched: fetched, layout: layout)
-        let links = PageLinks(path: json ? route.jsonHref : route.href, query: request.query, page: page)
+        let links = PageLinks(path: route.href(for: path), query: request.query, page: page)
         if route.paging != .unpaged {
             // Each link repeats the query: past a few kilobytes the header is left out (the page and
             // the JSON carry the same links), or a query near the head limit would make a response
@@ -204,12 +207,24 @@ struct ListResponder: Sendable {
         return hash.value
     }
 
-    /// Renders a whole response into memory (start-up validation and tests).
+    /// Renders a response in `format` into memory, at most a buffer's worth (start-up validation
+    /// and tests).
     func renderWhole(_ request: Request, route: ListRoute, format: ListFormat) throws -> [UInt8] {
+        guard case .window = format.answer else {
+            // A client error is the request's, not the list's: a query's CSV wants its statement.
+            var bytes: [UInt8] = []
+            do {
+                let status = try Self.firstPart(of: respond(to: request, route: route, path: format), into: &bytes, limit: app.bufferLimit)
+                guard status.code < 500 else { throw HTTPError(status, String(decoding: bytes.prefix(500), as: UTF8.self)) }
+            } catch let error as HTTPError where error.status.isClientError {
+                return []
+            }
+            return bytes
+        }
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try route.makeController(ListContext(request: request, listPath: route.path, page: pageRequest))
         var headers = HTTPHeaders()
-        let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, json: false, headers: &headers)
+        let (layout, page, links) = try window(of: controller, pageRequest, request, route: route, path: .page, headers: &headers)
         // No row error handler: a cell that fails stops the render, and the start with it.
         let body = makeBody(
             format: format, route: route, controller: controller, layout: layout, page: page, links: links, rowErrors: nil, request: request)
@@ -217,6 +232,17 @@ struct ListResponder: Sendable {
         // Bounded: validation renders at most a buffer's worth of each list.
         _ = try body.write(into: &bytes, pausingAt: app.bufferLimit)
         return bytes.takeBytes()
+    }
+
+    /// Appends a response's body to `bytes`, a stream's parts until `limit` bytes; returns its status.
+    private static func firstPart(of response: Response, into bytes: inout [UInt8], limit: Int) throws -> HTTPStatus {
+        switch response.body {
+        case .stream(let producer):
+            while try producer.produce(into: &bytes), bytes.count < limit {}
+        default:
+            bytes.append(contentsOf: response.body.bufferedBytes ?? [])
+        }
+        return response.status
     }
 
     func makeController(_ context: ListContext, route: ListRoute) throws -> any TableController {
@@ -227,18 +253,11 @@ struct ListResponder: Sendable {
         format: ListFormat, route: ListRoute, controller: any TableController, layout: TableLayout, page: Page, links: PageLinks,
         rowErrors: RowErrorReporter?, request: Request, editQuery: QueryItems? = nil
     ) -> any ListBody {
-        switch format {
-        case .json:
-            return JSONListBody(
-                route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry, rowErrors: rowErrors)
-        case .page, .fragment:
-            let tableView = TableView(registry: app.registry, selectionBase: route.hasDetail ? route.href : nil)
-            tableView.rowErrorHandler = rowErrors
-            return HTMLListBody(
-                format: format, route: route, controller: controller, layout: layout, page: page, links: links,
-                site: app.visibleSite(for: request), actor: request.actor,
-                tableView: tableView, editQuery: editQuery)
-        }
+        guard case .window(let makeBody) = format.answer else { preconditionFailure("\(format.name) writes the whole list") }
+        return makeBody(
+            ListBodyParts(
+                format: format, route: route, controller: controller, layout: layout, page: page, links: links, registry: app.registry,
+                site: app.visibleSite(for: request), actor: request.actor, editQuery: editQuery, rowErrors: rowErrors, query: request.query))
     }
 
     /// Runs controller and cell code: an ``HTTPError`` passes through; any other error becomes a

@@ -18,7 +18,7 @@ enum ListRouteError: Error, CustomStringConvertible {
 public struct ListRoute: Sendable {
     public typealias ControllerFactory = @Sendable (ListContext) throws -> any TableController
 
-    /// The path (`/people`); the JSON twin is at ``jsonPath`` (`path.json`), details at `path/:id`.
+    /// The path (`/people`); each format with an extension at ``path(for:)`` (`path.json`, `path.csv`), details at `path/:id`.
     /// Routes match it as decoded (`/my list`); links use ``href``.
     public let path: String
     /// The path as links write it: each segment percent-encoded where it needs to be (`/my%20list`).
@@ -65,16 +65,6 @@ public struct ListRoute: Sendable {
         self.infiniteScroll = infiniteScroll
         self.makeController = makeController
         listName = String(path.dropFirst())
-    }
-
-    /// The JSON twin's path: `/people` → `/people.json`; the index at `/` → `/index.json`.
-    var jsonPath: String {
-        path == "/" ? "/index.json" : path + ".json"
-    }
-
-    /// ``jsonPath`` as links write it.
-    var jsonHref: String {
-        path == "/" ? "/index.json" : href + ".json"
     }
 
     /// `path` with every byte of each segment but the unreserved ones and the sub-delimiters a

@@ -78,7 +78,7 @@ public final class LiveRoutes: HTTPResponder, @unchecked Sendable {
     }
 
     private static func current(of app: App) -> Current {
-        let index = app.indexRoute.map { [$0.path, $0.jsonPath] } ?? []
+        let index = app.indexRoute.map { route in [route.path] + ListFormat.named.map { route.path(for: $0) } } ?? []
         return Current(router: app.makeRouter(), indexPaths: Set(index))
     }
 }

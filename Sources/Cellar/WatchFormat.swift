@@ -5,13 +5,17 @@ enum WatchFormat: String, Sendable {
     case turboStream
     case json
 
+    /// The list format whose rows and links the patches carry: the page's, or the JSON's.
+    var listFormat: ListFormat { self == .json ? .json : .page }
+
     /// The format a request to watch a list asks for, or nil when it does not ask to watch: an
-    /// `Accept` that lists `text/event-stream` watches; the `.json` path, or an `Accept` that also
+    /// `Accept` that lists `text/event-stream` watches; the `.json` path (not another format's), or an `Accept` that also
     /// lists `application/json`, gets JSON patches.
-    static func requested(by request: Request, pathRequestsJSON: Bool) -> WatchFormat? {
-        guard let accept = request.headers["Accept"] else { return nil }
+    static func requested(by request: Request, path: ListFormat) -> WatchFormat? {
+        // A path that names a format other than JSON (`.csv`) is not watched.
+        guard path == .page || path == .json, let accept = request.headers["Accept"] else { return nil }
         var eventStream = false
-        var json = pathRequestsJSON
+        var json = path == .json
         for range in accept.split(separator: ",") {
             let mediaType = range.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
             if mediaType == "text/event-stream" { eventStream = true }

@@ -40,13 +40,13 @@ struct WindowVersion: Sendable {
             ListContext(request: request, listPath: route.path, page: pageRequest), route: route)
         var headers = HTTPHeaders()
         let (layout, page, _) = try responder.window(
-            of: controller, pageRequest, request, route: route, json: format == .json, headers: &headers)
+            of: controller, pageRequest, request, route: route, path: format.listFormat, headers: &headers)
         let walk = TableWalk(controller: controller, layout: layout, window: page.window)
         // The pager's links keep the query's filters, not the items only the stream reads
         // (`_last-event-id`) nor those that do not name the window (ListWatchers.key).
         var query = request.query
         query.removeAll { $0.name.hasPrefix("_") || $0.name.hasPrefix("utm_") }
-        let links = PageLinks(path: format == .json ? route.jsonHref : route.href, query: query, page: page)
+        let links = PageLinks(path: route.href(for: format.listFormat), query: query, page: page)
         // A row that fails is an error cell in the watched window, as on the page.
         let rowErrors = RowErrorReporter(request: request, route: route, controller: controller, log: responder.app.rowErrorLog)
         do {

@@ -209,7 +209,7 @@ extension App {
         }
     }
 
-    /// Mounts a table's list, its CSV and its schema (`/{table}/-/schema`, and `.json`): each
+    /// Mounts a table's list (its CSV answered by its controller, ``CSVResponding``): each
     /// request asks `catalog` for the list as the schema is now. The schema's path is two segments
     /// below the table, a row's (`/{table}/{key}`) one, so no row is shadowed: a row keyed `-` is at
     /// `/{table}/-`, and a key holding `/` is sent as `%2F`, within its one segment.
@@ -239,7 +239,8 @@ extension App {
         }
     }
 
-    /// Mounts a table's CSV and its schema (`/{table}/-/schema`, and `.json`), once per path. The
+    /// Mounts a table's schema (`/{table}/-/schema`, and `.json`), once per path; its CSV is its
+    /// list's controller's (``CSVResponding``). The
     /// schema's path is two segments below the table, a row's (`/{table}/{key}`) one, so no row is
     /// shadowed: a row keyed `-` is at `/{table}/-`, and a key holding `/` is sent as `%2F`, within
     /// its one segment.
@@ -248,9 +249,6 @@ extension App {
         let name = list.schema.name
         // Read per request: sign-in's flags are applied after the lists are mounted.
         let app = self
-        route(.get, list.path + ".csv") { request in
-            try CSVStream.response(list: catalog.list(named: name).list, database: database, request: request)
-        }
         page(list.path + "/-/schema", title: "\(list.title): schema") { request, page in
             let (list, lists, _) = try catalog.list(named: name, seenBy: request, access: app.accessControl)
             SchemaDescription.writePage(of: list, lists: lists, into: &page.html)

@@ -1,10 +1,12 @@
+import ByteWriters
 import Cellar
 import MicroHTTP
 import TableKit
 
 /// `/{name}.csv`: every row the list's query selects — its filters, search and order, not its
 /// page — as CSV (RFC 4180: a header row, CRLF line ends, fields quoted where they must be, NULL
-/// as an empty field, blobs in base64).
+/// as an empty field, blobs in base64, a text a spreadsheet would run as a formula after a `'`:
+/// ``CSVFields``).
 ///
 /// Rows are read in keyset batches, each its own short read within the query time limit, and
 /// written a batch per part of the response: memory stays at one batch whatever the row count,
@@ -71,45 +73,24 @@ final class CSVStream: ResponseBodyProducer {
 
     /// The header row: each column's name.
     static func appendHeader(_ names: [String], to buffer: inout [UInt8]) {
-        for (index, name) in names.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            appendField(Array(name.utf8), to: &buffer)
-        }
-        buffer.append(contentsOf: [13, 10])
+        CSVFields.appendRecord(names, to: &buffer)
     }
 
-    /// Each row's first `columns` values, a line each.
+    /// Each row's first `columns` values, a line each: text as ``CSVFields`` writes it (quoted
+    /// where it must be, a formula disarmed), numbers as they are, blobs in base64.
     static func appendRows(_ rows: FetchedRows, columns: Int, to buffer: inout [UInt8]) {
         for row in 0..<rows.count {
             for column in 0..<columns {
-                if column > 0 { buffer.append(UInt8(ascii: ",")) }
+                if column > 0 { CSVFields.appendSeparator(to: &buffer) }
                 switch rows.value(row: row, column: column) {
                 case .null: break
-                case .integer(let integer): buffer.append(contentsOf: String(integer).utf8)
-                case .real(let real): buffer.append(contentsOf: DatabaseValue.text(for: real).utf8)
-                case .text(let range): rows.withBytes(range) { Self.appendField($0, to: &buffer) }
-                case .blob(let range): buffer.append(contentsOf: rows.withBytes(range) { DatabaseListController.base64($0) }.utf8)
+                case .integer(let integer): CSVFields.appendPlain(String(integer).utf8, to: &buffer)
+                case .real(let real): CSVFields.appendPlain(DatabaseValue.text(for: real).utf8, to: &buffer)
+                case .text(let range): rows.withBytes(range) { CSVFields.appendText($0, to: &buffer) }
+                case .blob(let range): CSVFields.appendPlain(rows.withBytes(range) { DatabaseListController.base64($0) }.utf8, to: &buffer)
                 }
             }
-            buffer.append(contentsOf: [13, 10])
+            CSVFields.appendRecordEnd(to: &buffer)
         }
-    }
-
-    /// A text field: as it is, or in double quotes (inner ones doubled) when it holds a comma, a
-    /// quote, a line break, or starts or ends with a space.
-    static func appendField<Bytes: BidirectionalCollection>(_ bytes: Bytes, to buffer: inout [UInt8]) where Bytes.Element == UInt8 {
-        let needsQuotes =
-            bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
-            || bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
-        guard needsQuotes else {
-            buffer.append(contentsOf: bytes)
-            return
-        }
-        buffer.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            buffer.append(byte)
-            if byte == UInt8(ascii: "\"") { buffer.append(byte) }
-        }
-        buffer.append(UInt8(ascii: "\""))
     }
 }

@@ -9,7 +9,7 @@ import TableKit
 /// A table pages by keyset: the next page starts after the last row's sort values and key, so a
 /// page deep in a million rows costs what the first does. A view, which has no key, or a request
 /// that names an `offset`, pages by offset.
-public class DatabaseListController: FetchedPageController, JSONItemWriting {
+public class DatabaseListController: FetchedPageController, JSONItemWriting, FormatLinksPlacing {
     let list: TableList
     let lists: DatabaseLists
     let database: Database

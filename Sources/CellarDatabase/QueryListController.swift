@@ -19,11 +19,11 @@ enum QuerySource: Sendable {
 /// Pages by offset: the statement is run again for each page and the rows before it stepped over
 /// (``QueryRunner``), so a page costs what reaching it costs, within the query time limit. Without a
 /// ``contentVersion``: a statement may read the clock or `random()`, so a page's `ETag` is its bytes'.
-final class QueryListController: FetchedPageController, JSONItemWriting {
-    private let runner: QueryRunner
-    private let context: ListContext
+final class QueryListController: FetchedPageController, JSONItemWriting, FormatLinksPlacing {
+    let runner: QueryRunner
+    let context: ListContext
     private let defaultLimit: Int
-    private let source: QuerySource
+    let source: QuerySource
     private let listTitle: String
     /// The statement, as sent or configured.
     let sql: String
@@ -145,6 +145,18 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
         return true
     }
 
+    /// `"columns"`: the result's column names in the statement's order (as Datasette's JSON has
+    /// them), so that a client reads a row's fields in order, and an empty result still names them.
+    public func writeListMembers(into json: inout JSONWriter) {
+        json.member("columns")
+        json.raw("[")
+        for (index, column) in page.list.columns.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(column.name)
+        }
+        json.raw("]")
+    }
+
     // MARK: The form
 
     public func renderTableHeader(into html: inout HTMLWriter) {
@@ -152,7 +164,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
         html.raw("<form class=\"search query\" method=\"get\"")
         html.attribute("action", listHref)
         html.raw(">")
-        var query = ""
+        var query = QueryItems()
         switch source {
         case .written:
             html.raw(
@@ -160,7 +172,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
             )
             html.text(sql)
             html.raw("</textarea>")
-            query = "sql=" + Self.encoded(sql)
+            query.append(name: "sql", value: sql)
         case .canned(_, let names):
             for name in names {
                 html.raw("<label")
@@ -172,7 +184,7 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
                 html.attribute("name", name)
                 html.attribute("value", parameters[name] ?? "")
                 html.raw(" aria-describedby=\"sql-help\">")
-                query += (query.isEmpty ? "" : "&") + Self.encoded(name) + "=" + Self.encoded(parameters[name] ?? "")
+                query.append(name: name, value: parameters[name] ?? "")
             }
         }
         html.raw("<p id=\"sql-help\" class=\"hint\">")
@@ -191,18 +203,10 @@ final class QueryListController: FetchedPageController, JSONItemWriting {
             html.raw("</code></pre></details>\n")
         }
         guard hasStatement else { return }
-        let suffix = query.isEmpty ? "" : "?" + query
-        html.raw("<p class=\"formats\">This result as <a")
-        html.attribute("href", listHref + ".json" + suffix)
-        html.raw(">JSON</a> or <a")
-        html.attribute("href", listHref + ".csv" + suffix)
-        html.raw(">CSV</a> (at most ")
+        html.raw("<p class=\"formats\">This result as ")
+        ListFormat.writeLinks(toListAt: listHref, query: query, into: &html)
+        html.raw(" (the CSV at most ")
         html.text(QueryRunner.rowCap.formatted())
         html.raw(" rows).</p>\n")
-    }
-
-    /// A query value percent-encoded: every byte but the unreserved ones.
-    private static func encoded(_ text: String) -> String {
-        PercentEncoding.encoded(text) { PercentEncoding.isUnreserved($0) }
     }
 }

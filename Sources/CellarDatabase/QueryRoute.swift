@@ -17,7 +17,8 @@ extension App {
     ])
 
     /// Mounts a query list at `path` with the connections `runner` opened: the list (GET, or a form
-    /// POST for a statement too long for a URL; its JSON twin likewise) and its CSV.
+    /// POST for a statement too long for a URL; its JSON and CSV likewise: ``QueryListController``
+    /// answers the CSV, as ``CSVResponding``).
     func mountQuery(
         _ database: Database, runner: QueryRunner, at path: String, source: QuerySource = .written, title: String = "Run SQL",
         summary: String = "Run one read-only SQL statement and see its rows"
@@ -30,8 +31,6 @@ extension App {
         ) { context in
             try QueryListController(runner: runner, source: source, title: title, context: context, defaultLimit: defaultLimit)
         }
-        route(.get, path + ".csv") { request in try Self.queryCSV(request, runner: runner, source: source, path: path) }
-        route(.post, path + ".csv") { request in try Self.queryCSV(request.withFormInQuery(), runner: runner, source: source, path: path) }
     }
 
     /// A canned query, checked, ready to mount.
@@ -92,7 +91,7 @@ extension App {
 
     /// The statement's rows as CSV (as a table's CSV writes them), from `offset` on, at most
     /// ``QueryRunner/rowCap`` of them; when it has more, a `Link` header names the next part.
-    private static func queryCSV(_ request: Request, runner: QueryRunner, source: QuerySource, path: String) throws -> Response {
+    static func queryCSV(_ request: Request, runner: QueryRunner, source: QuerySource, path: String) throws -> Response {
         let sql: String
         var parameters: [String: String] = [:]
         var query: [(String, String)] = []

@@ -356,7 +356,7 @@ struct PrototypeLinesController: TableController {
 @Suite struct DerivedETagTests {
     @Test func partsDoNotRunTogether() {
         func tag(_ version: String, _ route: String, _ query: String?, format: ListFormat = .page, json: Bool = false) -> String {
-            ETag.derived(seed: 7, version: version, route: route, format: format, pathRequestsJSON: json, query: query)
+            ETag.derived(seed: 7, version: version, route: route, format: format, path: json ? .json : .page, query: query)
         }
         let tags = [
             tag("1", "/a", "b"), tag("1/", "a", "b"), tag("1", "/ab", nil), tag("1", "/a", ""), tag("1", "/a", "b", format: .json),
@@ -365,7 +365,7 @@ struct PrototypeLinesController: TableController {
         // A missing query and an empty one name the same answer.
         #expect(tag("1", "/a", nil) == tag("1", "/a", ""))
         #expect(Set(tags).count == tags.count)
-        #expect(ETag.derived(seed: 8, version: "1", route: "/a", format: .page, pathRequestsJSON: false, query: "b") != tags[0])
+        #expect(ETag.derived(seed: 8, version: "1", route: "/a", format: .page, path: .page, query: "b") != tags[0])
         for tag in tags { #expect(tag.utf8.count == 18 && tag.hasPrefix("\"") && tag.hasSuffix("\"")) }
     }
 }

@@ -153,7 +153,9 @@ class Browser:
 
     def shot(self, directory: str | None, name: str):
         if directory:
-            self.driver.save_screenshot(os.path.join(directory, name + ".png"))
+            os.makedirs(directory, exist_ok=True)
+            if not self.driver.save_screenshot(os.path.join(directory, name + ".png")):
+                raise RuntimeError(f"the screenshot {name} was not saved in {directory}")
 
     def quit(self):
         self.driver.quit()
@@ -710,6 +712,7 @@ def run_scenarios(args, scenarios, title: str = "browser_test") -> int:
     failed = [name for name, ok, _ in results if ok is False]
     print(f"{len(results) - len(failed)}/{len(results)} scenarios passed" + (f"; failed: {', '.join(failed)}" if failed else ""))
     if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
         with open(os.path.join(args.screenshots, "results.json"), "w") as f:
             json.dump([{"scenario": n, "ok": ok, "message": m} for n, ok, m in results], f, indent=1)
     return 1 if failed else 0

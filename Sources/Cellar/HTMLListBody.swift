@@ -120,8 +120,8 @@ final class HTMLListBody: ListBody {
     private func writePageHead(into html: inout HTMLWriter) {
         site.writeHead(
             title: route.title, currentPath: route.navigationHref, into: &html, mainClass: mainClass,
-            // Editing mode is not patched live yet: a patched row would lose its controls.
-            listName: editing == nil ? route.listName : nil, infiniteScroll: route.infiniteScroll && editing == nil, actor: actor)
+            // Editing mode is live too: its window's patched rows carry their controls (``EditingMode/watched(by:route:access:)``).
+            listName: route.listName, infiniteScroll: route.infiniteScroll && editing == nil, actor: actor)
         if let parent = route.parent { DetailPage.writeBackLink(to: parent.href, title: parent.title, into: &html) }
         html.element("h1", text: route.title)
         html.raw("\n")

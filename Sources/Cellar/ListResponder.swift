@@ -17,8 +17,9 @@ struct ListResponder: Sendable {
         }
         let format = try ListFormat.negotiate(request, path: path)
         if case .wholeList(let respond) = format.answer { return try respond(self, request, route) }
-        if format == .page, let mode = EditingMode.requested(by: request, route: route, access: app.editingAccess) {
-            return try editingPage(request, route: route, mode: mode, status: .ok)
+        // The rows fragment too, so that "Load more" and a live refresh keep each row's controls.
+        if format == .page || format == .fragment, let mode = EditingMode.requested(by: request, route: route, access: app.editingAccess) {
+            return try editingPage(request, route: route, mode: mode, status: .ok, format: format)
         }
         let pageRequest = try PageRequest(query: request.query, paging: route.paging)
         let controller = try makeController(ListContext(request: request, listPath: route.path, page: pageRequest), route: route)

@@ -68,12 +68,20 @@ public final class ListWatchers: Sendable {
         didChange(at: path, changes: changes)
     }
 
-    private func didChange(at path: String, changes: ListChanges?) {
+    /// Tells the watchers as ``listDidChange(at:)`` does, and returns the change's sequence: every
+    /// batch that shows the change has it or a later one as its event id (editing mode's 204, so
+    /// that the page that asked knows which batch brings its change).
+    func numberedChange(at path: String) -> UInt64 {
+        didChange(at: path, changes: nil)
+    }
+
+    @discardableResult
+    private func didChange(at path: String, changes: ListChanges?) -> UInt64 {
         let (windows, log) = state.withLock { state in
             purgeIdle(&state)
             return (state.windows.filter { $0.value.route.path == path }, Self.log(for: path, in: state))
         }
-        guard !windows.isEmpty else { return }
+        guard !windows.isEmpty else { return log?.currentPosition() ?? currentSequence }
         // Read before the renders: each shows at least every change up to it.
         let position = log?.currentPosition()
         let next = { position ?? self.sequence.add(1, ordering: .sequentiallyConsistent).newValue }
@@ -84,6 +92,7 @@ public final class ListWatchers: Sendable {
                 if state.windows[key] === window { state.windows[key] = nil }
             }
         }
+        return numbered
     }
 
     /// Whether any window of the lists at `paths` is watched, or was within ``idleRetention``.

@@ -64,7 +64,18 @@ struct WindowVersion: Sendable {
             } else {
                 let tableView = TableView(registry: responder.app.registry, selectionBase: route.hasDetail ? route.href : nil)
                 tableView.rowErrorHandler = rowErrors
-                version = try walked(walk, into: WindowVersionSink(page: HTMLTableSink(tableView: tableView, style: controller.style)))
+                let rows = HTMLTableSink(tableView: tableView, style: controller.style)
+                if let editable = controller as? any EditableTableController,
+                    let mode = EditingMode.watched(by: request, route: route, access: responder.app.editingAccess)
+                {
+                    // Editing mode's rows carry their controls, as the page writes them.
+                    let sink = EditingTableSink(
+                        page: rows, controller: editable, mode: mode, listHref: route.href, registry: responder.app.registry,
+                        columnCount: controller.style.columns?.count)
+                    version = try walked(walk, into: WindowVersionSink(page: sink))
+                } else {
+                    version = try walked(walk, into: WindowVersionSink(page: rows))
+                }
                 var html = HTMLWriter()
                 Pager.write(page, links: links, paging: route.paging, into: &html)
                 version.pager = html.takeBytes()

@@ -83,8 +83,8 @@ import Testing
         // The first row cannot move up, the last not down: 3 rows, 2 of each.
         #expect(html.components(separatedBy: ">Move up</button>").count - 1 == 2)
         #expect(html.components(separatedBy: ">Move down</button>").count - 1 == 2)
-        // Editing mode is not watched live (a patch would drop the controls).
-        #expect(!html.contains("data-list=\"to-drink\""))
+        // Editing mode is watched live: its window's patched rows carry their controls (EditingLiveTests).
+        #expect(html.contains("data-list=\"to-drink\""))
 
         // No one may change /locked: no Edit button, and editing mode is the list as it is.
         #expect(!(try server.get("/locked").text.contains("editing-start")))

@@ -83,6 +83,13 @@ struct ChangeRequest {
             // At the list's edge, or held in place by the controller: there is nothing to do.
             guard let destination = controller.indexPath(movingRowAt: indexPath, by: change == .moveUp ? -1 : 1) else { return [] }
             try commit(mode: &mode) { try controller.moveRow(at: indexPath, to: destination, context: actor) }
+        case .move:
+            let indexPath = try versionedRow(mode: &mode)
+            guard controller.canEditRow(at: indexPath), controller.canMoveRow(at: indexPath) else {
+                throw HTTPError.badRequest("This row cannot be moved.")
+            }
+            guard let destination = try destination(movingRowAt: indexPath, mode: &mode) else { return [] }
+            try commit(mode: &mode) { try controller.moveRow(at: indexPath, to: destination, context: actor) }
         case .action(let name):
             let indexPath = try versionedRow(mode: &mode)
             guard controller.canEditRow(at: indexPath),
@@ -122,6 +129,25 @@ struct ChangeRequest {
         let context = EditingContext(
             actor: request.actor, values: values, restoring: token.identifier, makeDecoder: { FormValueDecoder(values: values, fields: fields) })
         try commit(mode: &mode) { try controller.commit(.insert, forRowAt: place, context: context) }
+    }
+
+    /// Where a row dropped beside another goes (`_before=<row>` or `_after=<row>`), as UIKit's
+    /// destination (its place once it has left its own), after
+    /// ``EditableTableController/targetIndexPathForMove(from:to:)``; nil when it stays. 409 when
+    /// the row it was dropped beside has gone.
+    private func destination(movingRowAt source: IndexPath, mode: inout EditingMode) throws -> IndexPath? {
+        let after = items["_after"]
+        guard let anchor = after ?? items["_before"] else { throw HTTPError.badRequest("Say where the row goes (_before or _after a row).") }
+        guard let beside = controller.indexPath(forRowWithIdentifier: anchor) else {
+            mode.notice = EditingMode.Notice(
+                row: rowIdentifier, message: "The row this one was dropped beside is no longer in the list: nothing was moved.")
+            throw Refused(status: .conflict)
+        }
+        var row = beside.row + (after == nil ? 0 : 1)
+        // Leaving its place moves the rows after it in its section up by one.
+        if beside.section == source.section, source.row < row { row -= 1 }
+        let proposed = controller.targetIndexPathForMove(from: source, to: IndexPath(row: row, section: beside.section))
+        return proposed == source ? nil : proposed
     }
 
     /// The row `_row` names; 409 when it is gone.

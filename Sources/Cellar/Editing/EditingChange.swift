@@ -8,6 +8,8 @@ enum EditingChange: Equatable {
     case delete
     case moveUp
     case moveDown
+    /// A row dragged beside another (`_before` or `_after` names it).
+    case move
     /// A row's contextual action, by its identifier.
     case action(String)
     case undo
@@ -19,9 +21,10 @@ enum EditingChange: Equatable {
         case "delete": self = .delete
         case "up": self = .moveUp
         case "down": self = .moveDown
+        case "move": self = .move
         case "undo": self = .undo
         case let text? where text.hasPrefix("action:") && text.utf8.count > 7: self = .action(String(text.dropFirst(7)))
-        default: throw .badRequest("Say which change to make: _do is insert, save, delete, up, down, undo or action:<name>.")
+        default: throw .badRequest("Say which change to make: _do is insert, save, delete, up, down, move, undo or action:<name>.")
         }
     }
 
@@ -30,7 +33,7 @@ enum EditingChange: Equatable {
         switch self {
         case .insert, .undo: .insert
         case .delete: .delete
-        case .save, .moveUp, .moveDown, .action: .update
+        case .save, .moveUp, .moveDown, .move, .action: .update
         }
     }
 
@@ -39,7 +42,7 @@ enum EditingChange: Equatable {
         case .insert: "insert"
         case .save: "update"
         case .delete: "delete"
-        case .moveUp, .moveDown: "move"
+        case .moveUp, .moveDown, .move: "move"
         case .action: "action"
         case .undo: "undo"
         }

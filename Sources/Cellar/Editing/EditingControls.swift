@@ -23,6 +23,9 @@ struct EditingControls {
         guard canDelete || up != nil || down != nil || !actions.isEmpty || canEdit else { return }
         html.raw("<div class=\"editing-controls\">")
         if canDelete || up != nil || down != nil || !actions.isEmpty {
+            // The buttons in a disclosure, open: a row of buttons on a wide screen (its summary
+            // hidden), a menu at phone width, which the script closes (without it, a menu open).
+            html.raw("<details class=\"editing-menu\" open><summary class=\"button\">Actions</summary>")
             html.raw("<form class=\"editing-buttons\" method=\"post\"")
             html.urlAttribute("action", mode.actionPath)
             html.raw(">")
@@ -41,7 +44,7 @@ struct EditingControls {
             if canDelete {
                 html.raw("<button type=\"submit\" name=\"_do\" value=\"delete\" class=\"button editing-delete\">Delete</button>")
             }
-            html.raw("</form>")
+            html.raw("</form></details>")
         }
         if canEdit {
             if canDelete || up != nil || down != nil || !actions.isEmpty { html.raw(" ") }
@@ -49,6 +52,8 @@ struct EditingControls {
             html.urlAttribute("href", mode.href(listHref: listHref, [(EditingMode.editName, identifier)]) + "#row-" + Self.fragment(identifier))
             html.raw(">Edit</a>")
         }
+        // The reorder handle, for the script's drag (hidden without it).
+        if canMove && (up != nil || down != nil) { html.raw("<span class=\"editing-drag\" aria-hidden=\"true\" title=\"Drag to move\">≡</span>") }
         html.raw("</div>")
     }
 

@@ -101,6 +101,18 @@ extension EditingMode {
         return mode
     }
 
+    /// The mode a watched window of the list is rendered in, when its query asks for editing
+    /// mode: every watcher's, so no form open, no notice, no Undo, and a list query without the
+    /// names only a stream reads (`_last-event-id`).
+    static func watched(by request: Request, route: ListRoute, access: EditingAccess?) -> EditingMode? {
+        guard isRequested(by: request.query), access != nil else { return nil }
+        let allowed = allowed(request, route: route, access: access)
+        guard allowed.any else { return nil }
+        var query = listQuery(of: request.query)
+        query.removeAll { $0.name.hasPrefix("_") }
+        return EditingMode(allowed: allowed, actionPath: route.href + EditingResponder.pathSuffix, listQuery: query)
+    }
+
     /// Above the rows: "Done" (the list as it is), what went wrong with no row to show it in, and
     /// the Undo a delete leaves.
     func writeToolbar(listHref: String, into html: inout HTMLWriter) {

@@ -6,8 +6,15 @@ import TableKit
 /// the list's watchers, and sends the browser back to the list in editing mode (303), with an
 /// Undo after a delete. A refusal is the list again with the message in the row: 409 when the row
 /// changed since the page showed it (nothing overwritten), 422 when the commit or the form refused.
+///
+/// A page's script sends the same form with `Prefer: return=minimal` (RFC 7240): a change made is
+/// then a 204 that says which batch of the list's event stream will show it
+/// (`Cellar-Change-Sequence`), and after a delete the Undo token (`Cellar-Undo`); the page changes
+/// only through that batch, never twice. A refusal is answered as to a form.
 struct EditingResponder {
     static let pathSuffix = "/-/editing"
+    static let sequenceHeader = "Cellar-Change-Sequence"
+    static let undoHeader = "Cellar-Undo"
     let app: App.Snapshot
     let route: ListRoute
     var limits = FormLimits()
@@ -55,7 +62,8 @@ struct EditingResponder {
                     "request_id": "\(request.id)", "list": "\(route.path)", "action": "\(change.logName)",
                     "row": "\(change_.rowIdentifier ?? "")", "actor": "\(request.actor ?? "")",
                 ])
-            app.watchers.listDidChange(at: route.path)
+            let sequence = app.watchers.numberedChange(at: route.path)
+            if Self.prefersMinimal(request) { return Self.done(sequence: sequence, extra) }
             return .redirect(to: mode.href(listHref: route.href, extra))
         } catch let refused as ChangeRequest.Refused {
             return try refusal(refused.status, mode)
@@ -76,5 +84,23 @@ struct EditingResponder {
             change_.place(message, field: nil, in: &mode)
             return try refusal(.unprocessableContent, mode)
         }
+    }
+
+    /// Whether the request asks for no body back (`Prefer: return=minimal`).
+    static func prefersMinimal(_ request: Request) -> Bool {
+        guard let prefer = request.headers["Prefer"] else { return false }
+        return prefer.split(separator: ",").contains { preference in
+            preference.split(separator: ";").first.map { String($0.filter { $0 != " " && $0 != "\t" }) } == "return=minimal"
+        }
+    }
+
+    /// The 204 of a change made for a script: the change's sequence, and the Undo a delete leaves.
+    private static func done(sequence: UInt64, _ extra: [(String, String)]) -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: sequenceHeader, value: String(sequence))
+        headers.add(name: "Preference-Applied", value: "return=minimal")
+        headers.add(name: "Cache-Control", value: "no-store")
+        if let undo = extra.first(where: { $0.0 == EditingMode.undoName }) { headers.add(name: undoHeader, value: undo.1) }
+        return Response(status: .noContent, headers: headers)
     }
 }

@@ -52,3 +52,11 @@ struct EditingTableSink: TableWalkSink, ~Copyable {
         page.closeSection(section)
     }
 }
+
+/// A watched window in editing mode (``WindowVersion``) keeps each row with its controls, so that
+/// a patched row can still be changed; the insert rows are the page's own and never patched.
+extension EditingTableSink: PageRowSink {
+    mutating func takeWritten() -> [UInt8] { page.takeWritten() }
+
+    mutating func discardWritten() { page.discardWritten() }
+}

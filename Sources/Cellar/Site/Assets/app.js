@@ -205,7 +205,7 @@
     source.onerror = () => { document.documentElement.dataset.liveStream = 'retrying'; };
     source.onmessage = (event) => {
       if (event.lastEventId) live.lastEventId = event.lastEventId;
-      applyBatch(event.data);
+      applyBatch(event.data, event.lastEventId);
     };
     live.source = source;
   }
@@ -233,7 +233,19 @@
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-  function applyBatch(data) {
+  // A row someone is editing in place (data-live-hold: editing mode's open form) is never replaced
+  // under their cursor: it stays, and after the batch it is sent a 'cellar:held-row' event with
+  // what the batch would have made of it (the new row, or removed: true), for its script to tell.
+  function holdRow(held, changes, row) {
+    changes.set(held, { row, removed: !row });
+  }
+  function tellHeld(changes, id) {
+    for (const [held, change] of changes) {
+      held.dispatchEvent(new CustomEvent('cellar:held-row', { bubbles: true, detail: { ...change, batch: Number(id) || 0 } }));
+    }
+  }
+
+  function applyBatch(data, eventId) {
     const parsed = document.createElement('template');
     parsed.innerHTML = data; // inert: nothing in a template runs or loads
     const streams = [...parsed.content.querySelectorAll('turbo-stream')];
@@ -244,7 +256,7 @@
     const focusHref = focused && focused.getAttribute && focused.getAttribute('href');
     const anchor = scrollAnchor();
     const pager = main.querySelector('nav.pager');
-    const removed = new Set(), added = new Set(), changed = new Set();
+    const removed = new Set(), added = new Set(), changed = new Set(), heldChanges = new Map();
     for (const stream of streams) {
       const action = stream.getAttribute('action');
       const target = stream.getAttribute('target');
@@ -255,10 +267,20 @@
       for (const element of targets) {
         const content = template ? template.content.cloneNode(true) : null;
         const row = content && content.firstElementChild;
-        if (action === 'remove') { removed.add(element.id); element.remove(); continue; }
+        const holds = element.hasAttribute('data-live-hold');
+        if (action === 'remove') { if (holds) holdRow(element, heldChanges, null); else { removed.add(element.id); element.remove(); } continue; }
         if (!content) continue;
         if (action === 'update') { element.replaceChildren(content); continue; }
-        if (row && row.id) { const old = document.getElementById(row.id); if (old && old !== element) old.remove(); }
+        if (action === 'replace' && holds) { holdRow(element, heldChanges, row); continue; }
+        if (row && row.id) {
+          const old = document.getElementById(row.id);
+          // A held row that moved goes to its new place as it is.
+          if (old && old !== element && old.hasAttribute('data-live-hold')) { element[action](old); holdRow(old, heldChanges, row); continue; }
+          if (old && old !== element) old.remove();
+        }
+        // Editing mode's insert row stays its section's last.
+        const insertRow = action === 'append' && element.querySelector(':scope > .editing-insert');
+        if (insertRow) { insertRow.before(content); added.add(row && row.id); mark(row); continue; }
         // Rows are counted and marked; the pager (#list-pager, replaced when the rows it counts change) is not.
         const isRow = row && (row.tagName === 'LI' || row.tagName === 'TR');
         if (action === 'replace') { element.replaceWith(content); if (isRow) { changed.add(row.id); mark(row); } }
@@ -277,9 +299,17 @@
     }
     if (focusRow && !focusRow.isConnected) {
       const row = document.getElementById(focusRow.id);
-      const again = row && ((focusHref && [...row.querySelectorAll('a[href]')].find((a) => a.getAttribute('href') === focusHref)) || row.querySelector('a[href]'));
+      // The same link, or the same button (editing mode's: its value), else the row's first control.
+      const value = focused.tagName === 'BUTTON' ? focused.value : null;
+      const same = row && [...row.querySelectorAll('a[href], button')].find((c) =>
+        (focusHref && c.getAttribute('href') === focusHref) || (value !== null && c.tagName === 'BUTTON' && c.value === value));
+      const again = row && (same || row.querySelector('a[href], button'));
       if (again) again.focus({ preventScroll: true });
     }
+    tellHeld(heldChanges, eventId);
+    document.dispatchEvent(new CustomEvent('cellar:batch', {
+      detail: { id: Number(eventId) || 0, added: [...added].filter((id) => id && !removed.has(id)), removed: [...removed].filter((id) => !added.has(id)), changed: [...changed], moved },
+    }));
   }
 
   // Sections or their titles changed in ways rows cannot patch: the window's rows again, in place.
@@ -290,6 +320,9 @@
       const fragment = await fetchFragment(url.href);
       const pager = main.querySelector('nav.pager');
       const table = main.querySelector('table.columns');
+      // Rows held (a form open) are kept, each in place of its new version.
+      const held = [...main.querySelectorAll('[data-live-hold]')];
+      held.forEach((row) => row.remove());
       if (table) {
         // The table's sections again; the pager after the table.
         const newPager = fragment.querySelector('nav.pager');
@@ -304,6 +337,13 @@
         sections.forEach((section) => section.remove());
         if (pager) pager.remove();
       }
+      const heldChanges = new Map();
+      for (const row of held) {
+        const fresh = document.getElementById(row.id);
+        if (fresh) fresh.replaceWith(row); else (main.querySelector('ul.rows, tbody.rows') || main).prepend(row);
+        holdRow(row, heldChanges, fresh);
+      }
+      tellHeld(heldChanges, live.lastEventId);
       announce('The list was updated');
       watchPager();
     } catch (error) {

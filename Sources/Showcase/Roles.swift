@@ -14,10 +14,8 @@ enum Roles {
             "/roles", title: "Roles", summary: "People by role: each role’s detail is a list of its own",
             detail: { identifier, _ in
                 guard let role = Person.Role.allCases.first(where: { $0.identifier == identifier }) else { return nil }
-                let members = byRole[role] ?? []
-                return PeopleController(
-                    title: role.plural, people: members, footer: "\(members.count.formatted()) \(role.plural.lowercased())",
-                    contentVersion: contentVersion)
+                // One section without a title: the page's heading names the role, its pager counts them.
+                return PeopleController(title: role.plural, people: byRole[role] ?? [], contentVersion: contentVersion)
             }
         ) { _ in
             RolesController(counts: Person.Role.allCases.map { ($0, byRole[$0]?.count ?? 0) }, contentVersion: contentVersion)

@@ -483,9 +483,9 @@ def scenario_detail_list(b: Browser, args, state: dict):
             expect(back and back.startswith("Back to "), f"no way back to {parent}: {back!r}")
             expect(b.count(ROWS) > 0, "the detail list has no rows")
             expect(b.count("main li.cell a.cell-link[href]") == 0, "a detail list's rows link to a detail of their own")
+            b.shot(args.screenshots, f"detail-list-{viewport}-{scheme}")
             # Every violation counts here, whatever its impact.
             bad += axe_problems(b, f"{args.detail_list_path} [{viewport} {scheme}]", every_impact=True)
-            b.shot(args.screenshots, f"detail-list-{viewport}-{scheme}")
     b.set_view("desktop", "light")
     expect(not bad, f"{len(bad)} axe problem(s) on the detail list")
 

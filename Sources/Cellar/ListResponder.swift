@@ -40,7 +40,7 @@ struct ListResponder: Sendable {
         // on the 200; a fetched page learns its next page only by fetching.
         let versionTag = controller.contentVersion.map {
             ETag.derived(
-                seed: Self.seed(app.renderingSeed, actor: request.actor), version: $0, route: route.path, format: format, path: path,
+                seed: validatorSeed(for: request, list: route.path), version: $0, route: route.path, format: format, path: path,
                 query: request.rawQuery)
         }
         let inMemory =
@@ -197,13 +197,19 @@ struct ListResponder: Sendable {
         }
     }
 
-    /// The validators' seed for a page `actor` sees: a signed-in page names its actor, so its
-    /// `ETag` is its actor's own.
-    static func seed(_ seed: UInt64, actor: String?) -> UInt64 {
-        guard let actor else { return seed }
+    /// The validators' seed for the page of the list at `path` that `request` is answered: a
+    /// signed-in page names its actor, so its `ETag` is its actor's own; and what the actor may
+    /// do and view (``AccessControl/validatorInputs(of:list:into:)``), which a reload changes
+    /// without the list's version moving. The rendering seed alone when no one signs in.
+    func validatorSeed(for request: Request, list path: String) -> UInt64 {
+        guard let control = app.accessControl else { return app.renderingSeed }
         var hash = StableHash()
-        hash.combine(seed)
-        hash.combine(actor)
+        hash.combine(app.renderingSeed)
+        if let actor = request.actor {
+            hash.combine(1)
+            hash.combine(actor)
+        }
+        control.validatorInputs(of: request, list: path, into: &hash)
         return hash.value
     }
 

@@ -55,6 +55,7 @@ public enum Showcase {
         }
         try TastingNotes.install(in: app)
         try ToDrink.install(in: app)
+        try Roles.install(in: app, people: people, contentVersion: peopleVersion)
         // `--development` only: an account to try sign-in with, its password on standard error.
         let hasDemoAccount = try app.addDemoAccount()
         CellarSensors().install(in: app)

@@ -24,6 +24,8 @@ Scenarios (each reported on its own; the run fails if any fails):
                 aria-invalid with its message tied by aria-describedby, the values kept; axe on
                 that page light and dark; fixed and sent, the note is on the list it redirects to
   form-nojs     the same with the page's scripts off (no axe: it is a script)
+  detail-list   --detail-list-path (/roles/engineer), a role's people, a detail that is a list: its
+                way back and its rows; axe at 1280 and 390 px, light and dark: no violation at all
   axe           axe-core on /, /people, /settings, /catalog in light and dark mode: no
                 violation of impact serious or critical (all violations are printed)
   screenshots   every page at 1280x900 and 390x844, light and dark, into --screenshots (the form's
@@ -429,9 +431,9 @@ def scenario_row_controls(b: Browser, args, state: dict):
     expect(all(ok for _, ok in hits), f"controls under the row's link: {hits}")
 
 
-def axe_problems(b: Browser, label: str) -> list[str]:
+def axe_problems(b: Browser, label: str, every_impact: bool = False) -> list[str]:
     """axe-core on the page the browser shows: prints every violation, returns the serious and
-    critical ones (and an axe-core failure) as lines."""
+    critical ones (every one with ``every_impact``) and an axe-core failure as lines."""
     from axe_selenium_python import Axe
     bad = []
     Axe(b.driver).inject()
@@ -451,7 +453,7 @@ def axe_problems(b: Browser, label: str) -> list[str]:
         for node in v.get("nodes", [])[:2]:
             summary = (node.get("failureSummary") or "").replace("\n", " ")
             print(f"        {summary[:300]}")
-        if v.get("impact") in ("serious", "critical"):
+        if every_impact or v.get("impact") in ("serious", "critical"):
             bad.append(line)
     print(f"    {label}: {len(violations)} violation(s), {len(results.get('passes', []))} rules passed")
     return bad
@@ -466,6 +468,28 @@ def scenario_axe(b: Browser, args, state: dict):
             bad += axe_problems(b, f"{path} [{scheme}]")
     b.set_view("desktop", "light")
     expect(not bad, f"{len(bad)} axe problem(s): serious/critical violations or axe-core failures")
+
+
+def scenario_detail_list(b: Browser, args, state: dict):
+    parent = args.detail_list_path.rsplit("/", 1)[0]
+    b.get(parent)
+    link = b.js("const a = document.querySelector(`main a.cell-link[href='${arguments[0]}']`); return a && a.getAttribute('href')",
+                args.detail_list_path)
+    expect(link == args.detail_list_path, f"{parent} has no row linking to {args.detail_list_path}")
+    bad = []
+    for viewport in VIEWPORTS:
+        for scheme in ("light", "dark"):
+            b.set_view(viewport, scheme)
+            b.get(args.detail_list_path)
+            back = b.js("const a = document.querySelector('main a[href=\"' + arguments[0] + '\"]'); return a && a.textContent", parent)
+            expect(back and back.startswith("Back to "), f"no way back to {parent}: {back!r}")
+            expect(b.count(ROWS) > 0, "the detail list has no rows")
+            expect(b.count("main li.cell a.cell-link[href]") == 0, "a detail list's rows link to a detail of their own")
+            b.shot(args.screenshots, f"detail-list-{viewport}-{scheme}")
+            # Every violation counts here, whatever its impact.
+            bad += axe_problems(b, f"{args.detail_list_path} [{viewport} {scheme}]", every_impact=True)
+    b.set_view("desktop", "light")
+    expect(not bad, f"{len(bad)} axe problem(s) on the detail list")
 
 
 def keys(b: Browser, *sequence):
@@ -613,7 +637,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
     pages = [("home", "/"), ("people", "/people"), ("people-detail", detail), ("settings", "/settings"),
              ("catalog", "/catalog"), ("catalog-nomatch", f"/catalog?q={args.nomatch_term}"),
              ("xss", args.xss_path), ("reports", args.loading_path), ("tasting-notes", "/tasting-notes"),
-             ("tasting-note-form", args.form_path)]
+             ("tasting-note-form", args.form_path), ("roles", "/roles"), ("role-detail-list", args.detail_list_path)]
     pages += [(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") or "page", p) for p in args.extra_screenshots]
     pages.append(("not-found", "/no-such-list/really"))
     taken = 0
@@ -639,7 +663,7 @@ def scenario_screenshots(b: Browser, args, state: dict):
 SCENARIOS = [("people", scenario_people), ("back", scenario_back), ("settings", scenario_settings), ("wines", scenario_wines),
              ("catalog-none", scenario_catalog_none), ("catalog-one", scenario_catalog_one),
              ("xss", scenario_xss), ("loading", scenario_loading), ("row-controls", scenario_row_controls),
-             ("form", scenario_form), ("form-nojs", scenario_form_without_javascript), ("axe", scenario_axe),
+             ("detail-list", scenario_detail_list), ("form", scenario_form), ("form-nojs", scenario_form_without_javascript), ("axe", scenario_axe),
              ("screenshots", scenario_screenshots)]
 
 
@@ -656,6 +680,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extra-screenshots", nargs="*", default=[], metavar="PATH",
                         help="more pages to photograph (e.g. '/big?limit=200'; the real /big streams a million rows)")
     parser.add_argument("--form-path", default="/tasting-notes/new", help="the showcase's form (a tasting note)")
+    parser.add_argument("--detail-list-path", default="/roles/engineer", help="a row's detail that is a list of its own")
     parser.add_argument("--axe-paths", nargs="+", default=["/", "/people", "/settings", "/catalog", "/tasting-notes", "/tasting-notes/new"])
     parser.add_argument("--only", nargs="+", choices=[n for n, _ in SCENARIOS], help="run only these scenarios")
     parser.add_argument("--ignore-console", metavar="REGEX", help="ignore SEVERE console messages matching REGEX")

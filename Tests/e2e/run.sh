@@ -40,13 +40,14 @@ step() {
 
 payload_count=$("$python" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$here/xss_payloads.json")
 step "$python" "$here/check_markup.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /people/4 /catalog/sancerre \
-    '/people?offset=50&limit=50&fragment=rows' '/big?limit=500' /tasting-notes /tasting-notes/new /tasting-notes/1
+    '/people?offset=50&limit=50&fragment=rows' '/big?limit=500' /tasting-notes /tasting-notes/new /tasting-notes/1 \
+    /roles /roles/engineer '/roles/designer?offset=50&limit=50&fragment=rows'
 step "$python" "$here/check_markup.py" --base-url "$base" "/xss?limit=$payload_count" "/xss?limit=$payload_count&fragment=rows" \
     --expect-text "$here/xss_payloads.json"
 step "$python" "$here/check_markup.py" --base-url "$base" /xss/0-x /xss/1-x /xss/2-x /xss/3-x /xss/5-x /xss/8-x
 step "$python" "$here/validate_html.py" --base-url "$base" / /people /settings /catalog '/catalog?q=zzqx' /reports /sensors /xss \
     '/people?offset=9990' /people/4 /settings/climate /catalog/sancerre /xss/1-x '/no-such-page#404' '/people?limit=abc#400' \
-    /tasting-notes /tasting-notes/1 '/tasting-notes/new#200' \
+    /tasting-notes /tasting-notes/1 '/tasting-notes/new#200' /roles /roles/engineer '/roles/pilot#404' \
     'POST /tasting-notes/new wine=%3Cb%3E&rating=9&tasted=2026-02-30&notes=%3Cscript%3Ex%3C%2Fscript%3E&buyAgain=0&buyAgain=1#422'
 step "$python" "$here/browser_test.py" --base-url "$base" --screenshots "$artifacts/screenshots"
 # Editing mode on /to-drink: markup (the Nu checker), then two browsers, the keyboard and axe.

@@ -16,6 +16,10 @@ public final class AccessControl: Sendable {
     /// Whether every list is viewable by anyone in the configuration in force: then no page need
     /// ask which lists its actor may not view (``unviewable(_:by:)``).
     let openToAnyone: Atomic<Bool>
+    /// How many times the accounts and permissions were replaced (reloads): mixed into the
+    /// validators of pages (``validatorInputs(of:list:into:)``), so that after a reload no 304
+    /// answers a page whose navigation or controls the new grants change.
+    let generation = Atomic<UInt64>(0)
     /// Seconds since 1970; a test's clock in tests.
     let now: @Sendable () -> Int64
 
@@ -41,6 +45,7 @@ public final class AccessControl: Sendable {
         configuration.withLock { configuration in
             configuration = newConfiguration
             openToAnyone.store(newConfiguration.permissions.everyListViewableByAnyone, ordering: .relaxed)
+            generation.add(1, ordering: .relaxed)
         }
     }
 

@@ -26,6 +26,8 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
     /// A row with a detail route, by identifier; nil when rows have no detail.
     var detailRow: String?
     var showsLoadingPlaceholder = false
+    /// Whether the detail is a list of its own (`ShowcaseRolesTests`), not a row's fields.
+    var detailIsAList = false
 
     var testDescription: String { path }
     var jsonPath: String { path == "/" ? "/index.json" : path + ".json" }
@@ -36,10 +38,13 @@ struct ShowcaseList: Sendable, CustomTestStringConvertible {
 
     static let all: [ShowcaseList] = [
         ShowcaseList(
-            path: "/", title: "Lists", firstPageRows: 12, total: 12, defaultLimit: nil, maxLimit: nil,
+            path: "/", title: "Lists", firstPageRows: 13, total: 13, defaultLimit: nil, maxLimit: nil,
             sections: [.init(footer: "Every list also answers as JSON (add .json) and as a rows fragment (?fragment=rows).")],
             cells: ["ListLinkCell"], detailRow: nil),
         people,
+        ShowcaseList(
+            path: "/roles", title: "Roles", firstPageRows: 4, total: 4, defaultLimit: 50, maxLimit: 500, sections: [.init()],
+            cells: ["RoleCell"], detailRow: "engineer", detailIsAList: true),
         ShowcaseList(
             path: "/settings", title: "Settings", firstPageRows: 10, total: 10, defaultLimit: 100, maxLimit: 100,
             sections: [

@@ -79,6 +79,17 @@ public final class AccessControl: Sendable {
         return .token(token)
     }
 
+    /// ``bearer(of:in:)`` for a request the middleware has seen: the token it verified, checked
+    /// again only against `configuration` (an account removed, a token revoked or expired since)
+    /// rather than verified a second time; a request it has not seen is verified here.
+    func credentials(of request: Request, in configuration: AccessConfiguration) -> Credentials {
+        guard let token = request.verifiedCredentials as? BearerToken else { return bearer(of: request, in: configuration) }
+        guard configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id), now() < token.expiresAt else {
+            return .invalid
+        }
+        return .token(token)
+    }
+
     /// Whether a request from a trusted proxy says it came over HTTPS, or the app says every one does.
     func isSecure(_ request: Request) -> Bool {
         if options.secureCookies { return true }
@@ -149,8 +160,11 @@ public final class AccessControl: Sendable {
         let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
         guard configuration.permissions.allows(actor, action, path: path) else { return false }
         // A token grants what it names and its actor may do, no more.
-        if case .token(let token) = bearer(of: request, in: configuration) { return token.allows(action, path: path) }
-        return true
+        switch credentials(of: request, in: configuration) {
+        case .token(let token): return token.allows(action, path: path)
+        case .invalid: return false
+        case .none: return true
+        }
     }
 
     /// Throws what a request gets when it may not do `action` on `path`: for an anonymous browser

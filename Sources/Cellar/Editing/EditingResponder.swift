@@ -53,6 +53,7 @@ struct EditingResponder {
                     "request_id": "\(request.id)", "list": "\(route.path)", "action": "\(change.logName)",
                     "row": "\(change_.rowIdentifier ?? "")", "actor": "\(request.actor ?? "")",
                 ])
+            app.metrics.countChange(list: route.path, action: change.logName)
             app.watchers.listDidChange(at: route.path)
             return .redirect(to: mode.href(listHref: route.href, extra))
         } catch let refused as ChangeRequest.Refused {

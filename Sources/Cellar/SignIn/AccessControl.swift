@@ -13,6 +13,7 @@ public final class AccessControl: Sendable {
     let limiter: LoginRateLimiter
     private let lists = Locked<[String]>([])
     private let verified = VerifiedSessions()
+    private let verifiedTokens = VerifiedTokens()
     /// Whether every list is viewable by anyone in the configuration in force: then no page need
     /// ask which lists its actor may not view (``unviewable(_:by:)``).
     let openToAnyone: Atomic<Bool>
@@ -72,10 +73,18 @@ public final class AccessControl: Sendable {
     }
 
     func bearer(of request: Request, in configuration: AccessConfiguration) -> Credentials {
-        guard let text = BearerToken.credentials(in: request.headers["Authorization"]) else { return .none }
-        guard let token = BearerToken.verified(text, keys: keys, now: now()), configuration.accounts[token.actor] != nil,
-            !configuration.revokedTokens.contains(token.id)
-        else { return .invalid }
+        guard let text = BearerToken.credentials(in: request.headers["Authorization"]).map(String.init) else { return .none }
+        let token: BearerToken
+        if let known = verifiedTokens.token(for: text) {
+            token = known
+        } else {
+            guard let verified = BearerToken.verified(text, keys: keys, now: now()) else { return .invalid }
+            verifiedTokens.remember(text, verified)
+            token = verified
+        }
+        guard now() < token.expiresAt, configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id) else {
+            return .invalid
+        }
         return .token(token)
     }
 

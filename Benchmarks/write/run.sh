@@ -5,6 +5,9 @@
 # row a transaction, WAL, the same durability).
 #   Benchmarks/write/run.sh                      # ROUNDS=3 DURATION=5s CONNS=16
 #   ROUNDS=1 DURATION=3s Benchmarks/write/run.sh # a quick look
+# Then, on Cellar's server, the change-to-watcher latency (watch-latency.py): WATCHERS=100 event
+# streams on one list, CHANGES=200 updates through the API, p50/p99 from each acknowledgement to
+# each watcher's patch (bar: p99 < 50 ms).
 # Each server runs alone on core $SERVER_CPU (`taskset -c`), wrk on core $CLIENT_CPU
 # (`wrk -t1 -c$CONNS -d$DURATION`, a Lua script for the POST bodies); each server gets a fresh
 # copy of a file of 10,000 rows in WAL mode. The C loop runs on $SERVER_CPU too, with
@@ -20,6 +23,8 @@ cd "$root"
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
 CONNS=${CONNS:-16}
+WATCHERS=${WATCHERS:-100}
+CHANGES=${CHANGES:-200}
 SERVER_CPU=${SERVER_CPU:-1}
 CLIENT_CPU=${CLIENT_CPU:-0}
 BASE_PORT=${BASE_PORT:-18300}
@@ -109,6 +114,8 @@ EOF
 cellar_token=$(CELLAR_SECRET=$SECRET "$CELLAR_BIN" token create --actor bench --allow view --allow insert --allow update 2>/dev/null)
 
 declare -A got cpu
+watch50=
+watch99=
 # `record NAME "RATE CPU-µs"`: one round's measurement.
 record() {
     got[$1]+="${2% *} "
@@ -120,11 +127,17 @@ for round in $(seq 1 "$ROUNDS"); do
     fresh_db "$work/cellar.db"
     port=$((BASE_PORT + 1))
     CELLAR_SECRET=$SECRET taskset -c "$SERVER_CPU" "$CELLAR_BIN" serve --database "$work/cellar.db" --config "$work/cellar.yaml" \
-        --writable --port $port --log-level error >/dev/null 2>&1 &
+        --writable --port $port --log-level error --max-watchers-per-ip $((WATCHERS + 16)) >/dev/null 2>&1 &
     pid=$!
     wait_up "http://127.0.0.1:$port/healthz"
     record cellar-insert "$(TOKEN=$cellar_token TARGET=/items/-/insert run_wrk "$here/insert.lua" "http://127.0.0.1:$port")"
     record cellar-update "$(TOKEN=$cellar_token PREFIX=/items run_wrk "$here/update.lua" "http://127.0.0.1:$port")"
+    # Change-to-watcher latency: $WATCHERS event streams on the list, changes through the API.
+    read -r p50 p99 worst missed < <(taskset -c "$CLIENT_CPU" python3 "$here/watch-latency.py" "http://127.0.0.1:$port" "$cellar_token" \
+        --watchers "$WATCHERS" --changes "$CHANGES")
+    [ "$missed" = 0 ] || die "$missed patches never reached their watcher"
+    watch50+="$p50 "
+    watch99+="$p99 "
     stop
     [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$work/cellar.db")" = ok ] ||
         die "integrity_check failed on Cellar's file"
@@ -163,6 +176,8 @@ done
         by_cpu=$(paste <(echo ${cpu[c-$mode]} | tr ' ' '\n') <(echo ${cpu[cellar-$mode]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median)
         echo "| $mode | $(m cellar)/s ($(u cellar) µs) | $(m datasette)/s ($(u datasette) µs) | $(m c)/s ($(u c) µs) | $(m cfull)/s ($(u cfull) µs) | $(per_round cellar-$mode datasette-$mode)× | $(per_round cellar-$mode c-$mode) | $by_cpu |"
     done
+    echo
+    echo "Change to watcher ($WATCHERS event streams on /items.json?limit=20, $CHANGES updates through the API 20 ms apart, watch-latency.py's monotonic clock from each write's acknowledgement to each watcher's patch): p50 $(echo $watch50 | tr ' ' '\n' | median) ms, p99 $(echo $watch99 | tr ' ' '\n' | median) ms (medians over the rounds; bar p99 < 50 ms)"
     echo
     echo "Each round: $(for k in "${!got[@]}"; do printf '%s=[%s| %s] ' "$k" "${got[$k]}" "${cpu[$k]}"; done)"
 } | tee "$results"

@@ -300,6 +300,8 @@ public final class App: @unchecked Sendable {
         let showsErrorDetails: Bool
         /// ``App/watchers``.
         let watchers: ListWatchers
+        /// ``App/metrics``: where a change to a list is counted.
+        let metrics: CellarMetrics
         /// What every page's bytes depend on besides its controller and URL: this build of the
         /// server, its version, the site's name, navigation and layout, and the prototype templates. Mixed
         /// into the validators derived from a ``TableController/contentVersion``.
@@ -339,7 +341,7 @@ public final class App: @unchecked Sendable {
             bufferLimit: bufferLimit, largePageBudget: largePageBudget, bufferedResponseBytes: bufferedResponseBytes,
             streamChunkSize: streamChunkSize, logger: logger,
             rowErrorLog: RowErrorReporter.Log(logger: logger, metrics: metrics, showsErrorDetails: showsErrorDetails),
-            showsErrorDetails: showsErrorDetails, watchers: watchers, renderingSeed: seed.value, accessControl: accessControl,
+            showsErrorDetails: showsErrorDetails, watchers: watchers, metrics: metrics, renderingSeed: seed.value, accessControl: accessControl,
             listPathsByLink: Dictionary(lists.map { ($0.href, $0.path) }, uniquingKeysWith: { first, _ in first }))
     }
 

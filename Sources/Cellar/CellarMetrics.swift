@@ -32,6 +32,8 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
     private let reusePools: CoreMetrics.Meter
     private let bytesAwaitingSend: CoreMetrics.Meter
     private let rowErrors: CoreMetrics.Counter
+    /// `cellar_row_changes_total` by list and action, made on first use.
+    private var changeCounters: [ChangeKey: CoreMetrics.Counter] = [:]
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -54,6 +56,21 @@ public final class CellarMetrics: ServerObserver, @unchecked Sendable {
 
     /// Counts a row shown as an error cell (``RowErrorReporter``): its cell could not be made.
     func countRowError() { rowErrors.increment() }
+
+    /// Counts `rows` rows changed by one committed change (`insert`, `update`, `delete`, `move`,
+    /// `upsert`) of the list at `list` (a table's path for a database's): the list and the action
+    /// only, never a key or a value.
+    public func countChange(list: String, action: String, rows: Int = 1) {
+        let key = ChangeKey(list: list, action: action)
+        let counter = lock.withLock {
+            if let counter = changeCounters[key] { return counter }
+            let made = CoreMetrics.Counter(
+                label: "cellar_row_changes_total", dimensions: [("list", list), ("action", action)], factory: factory)
+            changeCounters[key] = made
+            return made
+        }
+        counter.increment(by: rows)
+    }
 
     public func connectionOpened() { connectionsInFlight.increment() }
     public func connectionClosed() { connectionsInFlight.decrement() }
@@ -114,4 +131,10 @@ private struct RequestKey: Hashable {
     let route: String
     /// The status code, or -1 when no response was sent.
     let status: Int
+}
+
+/// Which `cellar_row_changes_total` series a change counts in.
+private struct ChangeKey: Hashable {
+    let list: String
+    let action: String
 }

@@ -31,6 +31,8 @@ final class TableList: Sendable {
     let dialect: SQLDialect
     /// `"table"`, quoted.
     let quotedName: String
+    /// Each column's name, quoted, in the schema's order: what a write's statement names.
+    let quotedColumnNames: [String]
     /// Where the key's columns are in the selection (empty for a view: its rows have no detail).
     let keyColumns: [Int]
     /// The key's SQL expressions (`"t"."id"`, or `"t".rowid`).
@@ -103,6 +105,7 @@ final class TableList: Sendable {
         description = configuration?.description
         let quotedName = quotedIdentifier(schema.name)
         self.quotedName = quotedName
+        quotedColumnNames = schema.columns.map { quotedIdentifier($0.name) }
         var expressions = schema.columns.map { quotedName + "." + quotedIdentifier($0.name) }
         var keyColumns: [Int] = []
         var keyExpressions: [String] = []

@@ -33,6 +33,11 @@ public struct Request: Sendable {
     /// The name of the account the request acts for, set by a sign-in middleware (Cellar's
     /// sessions) from what it verified; nil when no one is signed in. The server never sets it.
     public var actor: String?
+    /// What a sign-in middleware verified of the request's credentials (Cellar's bearer token),
+    /// kept so that later checks in the same request (a write's permission) need not verify them
+    /// again: an HMAC and a decoding per check. nil when nothing was verified; the server never
+    /// sets it, and nothing a client sends does.
+    public var verifiedCredentials: (any Sendable)?
 
     /// Creates a request, e.g. for testing a controller without sockets.
     public init(

@@ -62,6 +62,7 @@ struct EditingResponder {
                     "request_id": "\(request.id)", "list": "\(route.path)", "action": "\(change.logName)",
                     "row": "\(change_.rowIdentifier ?? "")", "actor": "\(request.actor ?? "")",
                 ])
+            app.metrics.countChange(list: route.path, action: change.logName)
             let sequence = app.watchers.numberedChange(at: route.path)
             if Self.prefersMinimal(request) { return Self.done(sequence: sequence, extra) }
             return .redirect(to: mode.href(listHref: route.href, extra))

@@ -38,7 +38,7 @@ extension AccessControl {
     func credentialsExpiry(of request: Request) -> Int64? {
         guard request.actor != nil else { return nil }
         let configuration = current
-        switch bearer(of: request, in: configuration) {
+        switch credentials(of: request, in: configuration) {
         case .token(let token): return token.expiresAt
         case .invalid: return nil
         case .none: break
@@ -53,7 +53,7 @@ extension AccessControl {
     private func rights(of request: Request) -> (AccessConfiguration, SignedInActor?, BearerToken?) {
         let configuration = current
         let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
-        guard request.headers["Authorization"] != nil, case .token(let token) = bearer(of: request, in: configuration) else {
+        guard request.headers["Authorization"] != nil, case .token(let token) = credentials(of: request, in: configuration) else {
             return (configuration, actor, nil)
         }
         return (configuration, actor, token)

@@ -13,6 +13,7 @@ public final class AccessControl: Sendable {
     let limiter: LoginRateLimiter
     private let lists = Locked<[String]>([])
     private let verified = VerifiedSessions()
+    private let verifiedTokens = VerifiedTokens()
     /// Whether every list is viewable by anyone in the configuration in force: then no page need
     /// ask which lists its actor may not view (``unviewable(_:by:)``).
     let openToAnyone: Atomic<Bool>
@@ -77,10 +78,29 @@ public final class AccessControl: Sendable {
     }
 
     func bearer(of request: Request, in configuration: AccessConfiguration) -> Credentials {
-        guard let text = BearerToken.credentials(in: request.headers["Authorization"]) else { return .none }
-        guard let token = BearerToken.verified(text, keys: keys, now: now()), configuration.accounts[token.actor] != nil,
-            !configuration.revokedTokens.contains(token.id)
-        else { return .invalid }
+        guard let text = BearerToken.credentials(in: request.headers["Authorization"]).map(String.init) else { return .none }
+        let token: BearerToken
+        if let known = verifiedTokens.token(for: text) {
+            token = known
+        } else {
+            guard let verified = BearerToken.verified(text, keys: keys, now: now()) else { return .invalid }
+            verifiedTokens.remember(text, verified)
+            token = verified
+        }
+        guard now() < token.expiresAt, configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id) else {
+            return .invalid
+        }
+        return .token(token)
+    }
+
+    /// ``bearer(of:in:)`` for a request the middleware has seen: the token it verified, checked
+    /// again only against `configuration` (an account removed, a token revoked or expired since)
+    /// rather than verified a second time; a request it has not seen is verified here.
+    func credentials(of request: Request, in configuration: AccessConfiguration) -> Credentials {
+        guard let token = request.verifiedCredentials as? BearerToken else { return bearer(of: request, in: configuration) }
+        guard configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id), now() < token.expiresAt else {
+            return .invalid
+        }
         return .token(token)
     }
 
@@ -154,8 +174,11 @@ public final class AccessControl: Sendable {
         let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
         guard configuration.permissions.allows(actor, action, path: path) else { return false }
         // A token grants what it names and its actor may do, no more.
-        if case .token(let token) = bearer(of: request, in: configuration) { return token.allows(action, path: path) }
-        return true
+        switch credentials(of: request, in: configuration) {
+        case .token(let token): return token.allows(action, path: path)
+        case .invalid: return false
+        case .none: return true
+        }
     }
 
     /// Throws what a request gets when it may not do `action` on `path`: for an anonymous browser

@@ -24,6 +24,7 @@ struct SignInMiddleware: Middleware {
         case .token(let verified):
             // A script's request: its cookies, if any, are not read.
             token = verified
+            request.verifiedCredentials = verified
             actor = configuration.actor(named: verified.actor)
         case .none:
             actor = control.proxiedActor(of: request, in: configuration) ?? control.actor(of: request, in: configuration)

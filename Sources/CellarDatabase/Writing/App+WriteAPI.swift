@@ -129,14 +129,16 @@ extension App {
         }
     }
 
-    /// A line for each change: who, which list, which row (its key, never its values), what.
-    private func logChange(_ action: String, list: TableList, key: String? = nil, count: Int = 1, request: Request) {
+    /// A line for each change: who, which list, which row (its key, never its values), what; and
+    /// the change counted in `/metrics` (`cellar_row_changes_total`, by list and action).
+    func logChange(_ action: String, list: TableList, key: String? = nil, count: Int = 1, request: Request) {
         logger.info(
             "row change",
             metadata: [
                 "actor": "\(request.actor ?? "-")", "list": "\(list.path)", "action": "\(action)",
                 key == nil ? "rows" : "key": "\(key.map { String($0.prefix(200)) } ?? String(count))",
             ])
+        metrics.countChange(list: list.path, action: action, rows: count)
     }
 
     /// `{"ok": true}`, with the rows written when asked for.

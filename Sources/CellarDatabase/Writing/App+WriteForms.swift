@@ -27,6 +27,7 @@ extension App {
                 let stored = try Self.formErrors(list: list) {
                     try tableWriter.insert([Self.values(sent, of: list, editing: false)], conflict: .abort, returning: true)
                 }
+                self.logChange("insert", list: list, request: request)
                 for other in lists.byName.values { self.watchers.listDidChange(at: other.path) }
                 return .created(at: Self.rowPath(stored.first, of: list))
             })
@@ -66,6 +67,7 @@ extension App {
                 } catch let error as RowWriteError where error.status.code == 412 {
                     throw Self.conflict(sent: sent, now: try tableWriter.row(at: key), list: list)
                 }
+                self.logChange("update", list: list, key: request.parameters["key"], request: request)
                 for other in lists.byName.values { self.watchers.listDidChange(at: other.path) }
                 return .saved(redirectingTo: Self.rowPath(stored, of: list))
             })

@@ -74,7 +74,7 @@ struct TableWriter: Sendable {
     }
 
     private func quotedName(ofColumn index: Int) -> String {
-        index < schema.columns.count ? quotedIdentifier(schema.columns[index].name) : (schema.key.first ?? "rowid")
+        index < schema.columns.count ? list.quotedColumnNames[index] : (schema.key.first ?? "rowid")
     }
 
     // MARK: Changes
@@ -200,7 +200,7 @@ struct TableWriter: Sendable {
             : " (" + values.map { quotedName(ofColumn: $0.column) }.joined(separator: ", ") + ") VALUES ("
                 + values.map { _ in "?" }.joined(separator: ", ") + ")"
         if returning {
-            sql += " RETURNING " + schema.columns.map { quotedIdentifier($0.name) }.joined(separator: ", ")
+            sql += " RETURNING " + list.quotedColumnNames.joined(separator: ", ")
             if schema.keyIsRowID, let rowID = schema.key.first { sql += ", " + rowID }
         }
         return sql

@@ -71,6 +71,30 @@ import Testing
         #expect(try Self.get(server, "/whoami", token: "garbage").status == 401)
     }
 
+    /// The middleware verifies a token once and keeps it on the request; a later check in the same
+    /// request (a write's permission) uses it, but still sees a revocation made in between.
+    @Test func aTokenVerifiedOnceIsStillCheckedAgainstTheConfigurationNow() throws {
+        let server = try SignInFixture.server { app in
+            app.access.permissions.grant(.view, on: Permissions.everyList, to: Permissions.signedIn)
+            app.access.permissions.grant(.update, on: "notes", to: Permissions.signedIn)
+            app.page("/notes/revoke-then-update", title: "Notes", .post) { request, page in
+                let control = try #require(app.accessControl)
+                let carried = try #require(request.verifiedCredentials as? BearerToken)
+                #expect(control.permits(request, .update, on: "/notes"))
+                var configuration = control.current
+                configuration.revokedTokens.insert(carried.id)
+                control.replace(with: configuration)
+                try control.require(request, .update, on: "/notes")
+                return .ok
+            }
+        }
+        let update = try Self.token("bob", ["update:notes"])
+        let response = try server.post("/notes/revoke-then-update", form: "", headers: [("Authorization", "Bearer \(update)")])
+        #expect(response.status == 403)
+        // And from then on the token is refused at the door.
+        #expect(try Self.get(server, "/people.json", token: update).status == 401)
+    }
+
     @Test func aTokenOverridesTheCookieAndVaries() throws {
         let server = try Self.server()
         let alice = try server.signIn("alice", SignInFixture.alicePassword)

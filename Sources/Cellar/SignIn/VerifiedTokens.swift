@@ -1,0 +1,23 @@
+import ByteWriters
+
+/// Bearer tokens that verified, by their text: a script sends the same token with every request,
+/// and checking its signature each time was an HMAC-SHA256 and its decoding, about a tenth of a
+/// write's CPU (BENCHMARKS.md, "Writes through the JSON write API"). As for session cookies
+/// (``VerifiedSessions``), only the signature is remembered: expiry, revocation and the account
+/// are still checked on every request. At most ``capacity`` tokens are kept; when full, all are
+/// forgotten.
+final class VerifiedTokens: Sendable {
+    static let capacity = 10_000
+    private let tokens = Locked<[String: BearerToken]>([:])
+
+    func token(for text: String) -> BearerToken? {
+        tokens.withLock { $0[text] }
+    }
+
+    func remember(_ text: String, _ token: BearerToken) {
+        tokens.withLock { tokens in
+            if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
+            tokens[text] = token
+        }
+    }
+}

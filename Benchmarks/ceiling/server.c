@@ -313,7 +313,7 @@ static const char PAGE_HEAD[] =
     "<li><a href=\"/settings\">Settings</a></li><li><a href=\"/catalog\">Catalog</a></li>"
     "<li><a href=\"/reports\">Reports</a></li><li><a href=\"/big\">Big</a></li>"
     "<li><a href=\"/xss\">Hostile data</a></li>"
-    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/tasting-notes\">Tasting notes</a></li><li><a href=\"/to-drink\">To drink</a></li>"
+    "<li><a href=\"/listbench\" aria-current=\"page\">Listbench</a></li><li><a href=\"/tasting-notes\">Tasting notes</a></li><li><a href=\"/to-drink\">To drink</a></li><li><a href=\"/roles\">Roles</a></li>"
     "<li><a href=\"/sensors\">Sensors</a></li>"
     "<li><a href=\"/db/regions\">Regions</a></li><li><a href=\"/db/wines\">Wine cellar</a></li></ul></nav></header>\n"
     "<main id=\"main\" class=\"table-view\" data-list=\"listbench\">\n"

@@ -17,6 +17,12 @@
 # ratios mean anything). Then the CSV: a fresh Cellar streams /items.csv (every row) and its
 # peak RSS above its idle RSS is compared with the bar; Datasette's CSV time is printed for
 # information. Cases and the bar: BENCHMARKS.md, "Database lists against Datasette".
+# The faceted cases are also run against a Cellar started with `--no-facet-cache` (for information:
+# every page counts its facets afresh). Then the faceted page's first request after a write: a
+# write by another connection (the sqlite3 command line), then one request, $AFTER_WRITE times
+# (median), against the page's three GROUP BYs timed alone in `sqlite3` (`.timer on`, same file,
+# same core): the bar is ≤ 1.5×. NO_AFTER_WRITE=1 skips it (it writes to the file: a quantity
+# moved by one and back, so the contents end as they began).
 # Results: stdout and .build/dbbench/results-<date>.md (raw wrk output beside it).
 # Exit 1 when a server could not be measured (Cellar without database serving included);
 # the bar decides nothing here.
@@ -50,6 +56,8 @@ case_bar() {
 }
 CSV_BAR_MIB=16        # peak RSS while streaming every row ≤ idle RSS + 16 MiB
 DEEP_HOPS=300         # Cellar's deep page: links.next followed 300 times from 1,000-row pages
+AFTER_WRITE=${AFTER_WRITE:-10}  # writes, each followed by one faceted request (even: the file ends as it began)
+AFTER_WRITE_BAR=1.5   # that request ≤ 1.5 × its GROUP BYs timed alone in sqlite3
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "run.sh: $*"; exit 2; }
@@ -70,6 +78,7 @@ need_apt=()
 command -v wrk >/dev/null || need_apt+=(wrk)
 command -v curl >/dev/null || need_apt+=(curl)
 command -v taskset >/dev/null || need_apt+=(util-linux)
+[ -n "${NO_AFTER_WRITE:-}" ] || command -v sqlite3 >/dev/null || need_apt+=(sqlite3)
 if [ ${#need_apt[@]} -gt 0 ]; then
     log "== installing (apt-get): ${need_apt[*]}"
     apt-get update -qq
@@ -128,7 +137,7 @@ servers=(datasette cellar)
 # ---------------------------------------------------------------- servers
 PID=""
 port_of() { case $1 in datasette) echo $((BASE_PORT + 1)) ;; cellar) echo $((BASE_PORT + 2)) ;; esac; }
-# start_server NAME [EXTRA DATASETTE SETTINGS...] -> PID; returns 1 (with the log's tail) when it
+# start_server NAME [EXTRA SETTINGS OR FLAGS...] -> PID; returns 1 (with the log's tail) when it
 # exits or does not answer within 60 s.
 start_server() {
     local name=$1 port probe i
@@ -148,7 +157,7 @@ start_server() {
         cellar)
             probe=/healthz
             # The query time limit (which a request's facets share) raised as Datasette's are.
-            HOST=127.0.0.1 PORT=$port taskset -c "$SERVER_CPU" "$CELLAR_BIN" serve --database "$DB" --query-time-limit 20 \
+            HOST=127.0.0.1 PORT=$port taskset -c "$SERVER_CPU" "$CELLAR_BIN" serve --database "$DB" --query-time-limit 20 "$@" \
                 9>&- >"$raw/server-$name.log" 2>&1 &
             ;;
     esac
@@ -205,6 +214,30 @@ parse_wrk() {
         /Non-2xx or 3xx responses:/ {non2xx = $NF}
         /Socket errors:/ {gsub(",", ""); serr = $4 + $6 + $8 + $10}
         END {printf "%s %s %s %d %s\n", (rps == "" ? 0 : rps), (p50 == "" ? "-" : p50), (p99 == "" ? "-" : p99), non2xx + serr, (n == "" ? 0 : n)}' "$1"
+}
+
+# measure KEY URL: a warm-up, a wait until the server ($PID) is idle, then wrk; the results go
+# to RPS, BYROUND (for $round), CPU, P99 and ERRS under KEY ("server case").
+measure() {
+    local key=$1 url=$2 f c0 c1 conns duration rps p50 p99 err n cpu
+    taskset -c "$CLIENT_CPU" wrk -t1 -c"$WARMUP_CONNS" -d"$WARMUP" --timeout "$TIMEOUT" "$url" >/dev/null 2>&1 || true
+    wait_idle "$PID"
+    f=$raw/wrk-$round-${key// /-}.txt
+    c0=$(cpu_ticks "$PID")
+    # Datasette takes seconds a faceted page, as Cellar does without its facet cache: a longer run
+    # over fewer connections, so that requests complete within wrk's time-out (one core either way).
+    conns=$CONNS duration=$DURATION
+    case $key in "datasette "*-facets | "cellar-nocache "*) conns=${SLOW_CONNS:-4} duration=${SLOW_DURATION:-30s} ;; esac
+    taskset -c "$CLIENT_CPU" wrk -t1 -c"$conns" -d"$duration" --latency --timeout "$TIMEOUT" "$url" >"$f" 2>&1 || true
+    c1=$(cpu_ticks "$PID")
+    read -r rps p50 p99 err n < <(parse_wrk "$f")
+    cpu=$(awk -v t=$((c1 - c0)) -v hz="$tick" -v n="$n" 'BEGIN {if (n > 0) printf "%.3f", t / hz / n * 1000; else print "-"}')
+    RPS["$key"]="${RPS["$key"]:-} $rps"
+    BYROUND["$key $round"]=$rps
+    CPU["$key"]="${CPU["$key"]:-} $cpu"
+    P99["$key"]="${P99["$key"]:-} $p99"
+    ERRS["$key"]=$((${ERRS["$key"]:-0} + err))
+    log "   $(printf '%-14s %-11s %10s req/s  p50 %-9s p99 %-9s CPU %s ms/request  errors %s' "${key% *}" "${key#* }" "$rps" "$p50" "$p99" "$cpu" "$err")"
 }
 
 # ---------------------------------------------------------------- the rounds
@@ -265,29 +298,83 @@ for round in $(seq "$ROUNDS"); do
             fi
             case $check in *expected*) NOTE["$key"]="content: ${check#* * }" ;; esac
             [ -n "${CHECKED[$key]:-}" ] || { CHECKED["$key"]=1; log "   $server $name $path: $check"; }
-            url=$base$path
-            taskset -c "$CLIENT_CPU" wrk -t1 -c"$WARMUP_CONNS" -d"$WARMUP" --timeout "$TIMEOUT" "$url" >/dev/null 2>&1 || true
-            wait_idle "$PID"
-            f=$raw/wrk-$round-$server-$name.txt
-            c0=$(cpu_ticks "$PID")
-            # Datasette takes seconds a faceted page: a longer run over fewer connections, so that
-            # requests complete within wrk's time-out (the server has one core either way).
-            conns=$CONNS duration=$DURATION
-            case "$server $name" in "datasette "*-facets) conns=${SLOW_CONNS:-4} duration=${SLOW_DURATION:-30s} ;; esac
-            taskset -c "$CLIENT_CPU" wrk -t1 -c"$conns" -d"$duration" --latency --timeout "$TIMEOUT" "$url" >"$f" 2>&1 || true
-            c1=$(cpu_ticks "$PID")
-            read -r rps p50 p99 err n < <(parse_wrk "$f")
-            cpu=$(awk -v t=$((c1 - c0)) -v hz="$tick" -v n="$n" 'BEGIN {if (n > 0) printf "%.3f", t / hz / n * 1000; else print "-"}')
-            RPS["$key"]="${RPS["$key"]:-} $rps"
-            BYROUND["$key $round"]=$rps
-            CPU["$key"]="${CPU["$key"]:-} $cpu"
-            P99["$key"]="${P99["$key"]:-} $p99"
-            ERRS["$key"]=$((${ERRS["$key"]:-0} + err))
-            log "   $(printf '%-9s %-11s %10s req/s  p50 %-9s p99 %-9s CPU %s ms/request  errors %s' "$server" "$name" "$rps" "$p50" "$p99" "$cpu" "$err")"
+            measure "$key" "$base$path"
         done
         stop_server
+        # The faceted pages again, each counted afresh (`--no-facet-cache`), for information.
+        if [ "$server" = cellar ] && start_server cellar --no-facet-cache; then
+            for entry in "${cases[@]}"; do
+                IFS='|' read -r name cellar_path _ first rows <<<"$entry"
+                case $name in *-facets) ;; *) continue ;; esac
+                key="cellar-nocache $name"
+                PATHS["$key"]=$cellar_path
+                wait_idle "$PID"   # the previous case's queued requests, seconds each, answered first
+                if ! check=$(python3 "$here/probe.py" check "$base" "$cellar_path" "$first" "$rows"); then
+                    NOTE["$key"]="answered $check"
+                    log "!! $key: $cellar_path answered $check"
+                    continue
+                fi
+                measure "$key" "$base$cellar_path"
+            done
+            stop_server
+        fi
     done
 done
+
+# ---------------------------------------------------------------- the first faceted request after a write
+# The GROUP BYs Cellar runs for the three facets (TableQuery.facetSQL: 30 values and one more).
+facet_columns=(status category_id in_stock)
+facet_sql=()
+for column in "${facet_columns[@]}"; do
+    facet_sql+=("SELECT \"items\".\"$column\", count(*) FROM \"items\" GROUP BY \"items\".\"$column\" ORDER BY 2 DESC, 1 ASC LIMIT 31;")
+done
+# write_elsewhere N: one commit by another connection (the sqlite3 command line): a quantity moved
+# by one, up on odd N and back down on even N.
+write_elsewhere() {
+    local step=$(($1 % 2 ? 1 : -1))
+    taskset -c "$CLIENT_CPU" sqlite3 -cmd '.timeout 10000' "$DB" "UPDATE items SET quantity = quantity + ($step) WHERE id = 1;"
+}
+# ms: seconds (as curl or .timer print them) -> milliseconds
+ms() { awk '{printf "%.1f\n", $1 * 1000}'; }
+declare -A AFTER=()
+groupby_each=() groupby_sums="" after_write_note=""
+if [ -n "${NO_AFTER_WRITE:-}" ] || [ -n "${NO_CELLAR:-}" ]; then after_write_note="not run (NO_AFTER_WRITE or NO_CELLAR)"
+elif [ -n "$cellar_down" ]; then after_write_note="not measured ($cellar_down)"
+else
+    log ""
+    log "== the faceted page's first request after a write: $AFTER_WRITE writes each, then one request"
+    if start_server cellar; then
+        base=http://127.0.0.1:$(port_of cellar)
+        writes=0
+        for name in html-facets json-facets; do
+            path="/items?limit=100&$cellar_facets"
+            [ "$name" = json-facets ] && path="/items.json?limit=100&$cellar_facets"
+            curl -s -o /dev/null "$base$path"   # warm: the code paths, the file in the OS's cache
+            for _ in $(seq "$AFTER_WRITE"); do
+                writes=$((writes + 1))
+                write_elsewhere "$writes" || { log "!! the write by sqlite3 failed"; continue; }
+                t=$(taskset -c "$CLIENT_CPU" curl -s -o /dev/null -w '%{http_code} %{time_total}' "$base$path")
+                [ "${t% *}" = 200 ] || { log "!! cellar $name after a write answered ${t% *}"; continue; }
+                AFTER[$name]="${AFTER[$name]:-} $(ms <<<"${t#* }")"
+            done
+            log "   cellar $name after a write (ms):${AFTER[$name]:-}"
+        done
+        # An odd count leaves the quantity one up: put it back.
+        [ $((writes % 2)) = 1 ] && write_elsewhere $((writes + 1))
+        stop_server
+        # The same GROUP BYs alone, a fresh sqlite3 each time (as the write leaves Cellar's page
+        # cache: the file's pages from the OS's cache), on the server's core.
+        for i in $(seq "$AFTER_WRITE"); do
+            times=$({ echo .timer on; printf '%s\n' "${facet_sql[@]}"; } | taskset -c "$SERVER_CPU" sqlite3 "$DB" | awk '/^Run Time: real/ {print $4}' | ms | tr '\n' ' ')
+            groupby_sums+=" $(tr ' ' '\n' <<<"$times" | awk 'NF {s += $1} END {printf "%.1f", s}')"
+            read -r -a each <<<"$times"
+            for j in "${!each[@]}"; do groupby_each[j]="${groupby_each[j]:-} ${each[j]}"; done
+        done
+        log "   sqlite3 GROUP BYs, summed (ms):$groupby_sums"
+    else
+        after_write_note="not measured: Cellar did not start"
+    fi
+fi
 
 # ---------------------------------------------------------------- CSV: every row, streamed
 # csv_run NAME PATH [DATASETTE SETTINGS...] -> CSV_LINE="status bytes lines seconds idle_kib hwm_kib
@@ -390,6 +477,51 @@ fmt() { awk -v v="$1" 'BEGIN {if (v == "-" || v == "") print "-"; else if (v >= 
     if [ -n "$cellar_down" ]; then
         echo
         echo "**Cellar not measured:** $cellar_down"
+    fi
+    echo
+    echo "## The faceted pages with the facet cache off (information)"
+    echo
+    echo "The same cases against a Cellar started with \`--no-facet-cache\`: every page counts its three facets afresh."
+    echo
+    echo "| case | Cellar req/s, cache on | Cellar req/s, cache off | CPU ms, cache off | cache off ÷ Datasette |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in html-facets json-facets; do
+        c=${RPS["cellar $name"]:-} o=${RPS["cellar-nocache $name"]:-}
+        ocell="$(fmt "$(median <<<"$o")")$(range <<<"$o")"
+        [ -z "$o" ] && ocell="not measured${NOTE["cellar-nocache $name"]:+: ${NOTE["cellar-nocache $name"]}}"
+        [ "${ERRS["cellar-nocache $name"]:-0}" != 0 ] && ocell+=" (${ERRS["cellar-nocache $name"]} errors)"
+        ratios=""
+        for round in $(seq "$ROUNDS"); do
+            a=${BYROUND["cellar-nocache $name $round"]:-} b=${BYROUND["datasette $name $round"]:-}
+            [ -n "$a" ] && [ -n "$b" ] && ratios+=" $(awk -v a="$a" -v b="$b" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "-"}')"
+        done
+        r=$(median <<<"$ratios")
+        rcell="-"
+        [ "$r" = - ] || rcell="$(fmt "$r")×$(range <<<"$ratios")"
+        echo "| $name | $(fmt "$(median <<<"$c")") | $ocell | $(fmt "$(median <<<"${CPU["cellar-nocache $name"]:-}")") | $rcell |"
+    done
+    echo
+    echo "## The faceted page's first request after a write"
+    echo
+    echo "$AFTER_WRITE times: a write by another connection (\`sqlite3\`: one row's quantity moved by one), then one request (\`curl\`, time_total), against the page's three \`GROUP BY\`s run alone in \`sqlite3\` (\`.timer on\`, real time, a fresh process each time, on the server's core). Medians (lowest–highest), ms. Bar: ≤ ${AFTER_WRITE_BAR}×."
+    echo
+    if [ -n "$after_write_note" ]; then echo "$after_write_note"
+    else
+        g=$(median <<<"$groupby_sums")
+        each=""
+        for j in "${!groupby_each[@]}"; do each+="${each:+, }${facet_columns[j]} $(fmt "$(median <<<"${groupby_each[j]}")")"; done
+        echo "GROUP BYs in sqlite3: $(fmt "$g")$(range <<<"$groupby_sums") ms summed ($each)."
+        echo
+        echo "| page | first request after a write, ms | ÷ GROUP BYs | bar |"
+        echo "|---|---:|---:|---|"
+        for name in html-facets json-facets; do
+            a=${AFTER[$name]:-}
+            if [ -z "$a" ]; then echo "| $name | not measured | - | - |"; continue; fi
+            m=$(median <<<"$a")
+            r=$(awk -v a="$m" -v g="$g" 'BEGIN {if (g > 0) printf "%.2f", a / g; else print "-"}')
+            bar=$(awk -v r="$r" -v b="$AFTER_WRITE_BAR" 'BEGIN {print (r != "-" && r <= b) ? "met" : "NOT met"}')
+            echo "| $name | $(fmt "$m")$(range <<<"$a") | ${r}× | $bar (≤ ${AFTER_WRITE_BAR}×) |"
+        done
     fi
     if [ -z "${NO_CSV:-}" ]; then
         echo

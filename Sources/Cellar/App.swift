@@ -89,6 +89,9 @@ public final class App: @unchecked Sendable {
     public var databaseWritable = false
     /// Whether its writes must name the row's version (`--require-if-match`).
     public var databaseRequiresIfMatch = false
+    /// Whether its facet counts are kept per version of the data: false with `--no-facet-cache`
+    /// (for measurement; ``DatabaseOptions/cachesFacets``).
+    public var databaseCachesFacets = true
     /// Everyone watching a list (its URL with `Accept: text/event-stream`); tell it when a list's
     /// data changed with ``listDidChange(at:)``, or keep it to tell it from another thread. Replace
     /// it before ``makeRouter()`` to change how long and how many unwatched windows are kept.

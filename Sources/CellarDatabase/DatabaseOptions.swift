@@ -25,6 +25,10 @@ public struct DatabaseOptions: Sendable, Equatable {
     public var requiresIfMatch = false
     /// The most rows one insert or upsert may carry; more is a 400.
     public var maxRowsPerWrite = 100
+    /// Whether facet counts (and the columns suggested as facets) are kept per version of the data
+    /// and query. Off (`--no-facet-cache`), every faceted page counts afresh: meant for measuring
+    /// what the cache saves (`make bench-database`), not for serving.
+    public var cachesFacets = true
 
     public init() {}
 }

@@ -66,11 +66,13 @@ extension DatabaseListController {
         let clock = ContinuousClock()
         let start = clock.now
         let budget = database.options.timeLimit
+        // Without the cache (`--no-facet-cache`), the version is still read, but neither looked up nor kept.
+        let caches = database.options.cachesFacets
         var facets: [Facet] = []
         for column in request.columns {
             let (sql, bindings) = query.facetSQL(column: column, size: request.size)
             let key = VersionedCache<Facet>.Key(sql: sql, bindings: bindings)
-            if let version, let known = database.facets.value(for: key, version: version) {
+            if caches, let version, let known = database.facets.value(for: key, version: version) {
                 facets.append(known)
                 continue
             }
@@ -91,7 +93,7 @@ extension DatabaseListController {
             } catch let error as HTTPError where error.status == .serviceUnavailable {
                 facet.timedOut = true
             }
-            if let seenVersion { database.facets.store(facet, for: key, version: seenVersion) }
+            if caches, let seenVersion { database.facets.store(facet, for: key, version: seenVersion) }
             facets.append(facet)
         }
         return facets
@@ -121,7 +123,8 @@ extension DatabaseListController {
     func suggestFacets(excluding shown: [Int], version: String?) -> [Int] {
         guard let suggestion = list.facetSuggestion else { return [] }
         let key = VersionedCache<[Int]>.Key(sql: list.quotedName, bindings: [])
-        if let version, let known = database.suggestedFacets.value(for: key, version: version) {
+        let caches = database.options.cachesFacets
+        if caches, let version, let known = database.suggestedFacets.value(for: key, version: version) {
             return known.filter { !shown.contains($0) }
         }
         var seenVersion = version
@@ -136,7 +139,7 @@ extension DatabaseListController {
                     return distinct >= 2 && distinct <= 30 && distinct < sampled ? suggestion.candidates[index] : nil
                 }
             }) ?? []
-        if let seenVersion { database.suggestedFacets.store(columns, for: key, version: seenVersion) }
+        if caches, let seenVersion { database.suggestedFacets.store(columns, for: key, version: seenVersion) }
         return columns.filter { !shown.contains($0) }
     }
 }

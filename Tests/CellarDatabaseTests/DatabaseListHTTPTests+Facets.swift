@@ -3,6 +3,8 @@ import Foundation
 import HTTPTestSupport
 import Testing
 
+@testable import CellarDatabase
+
 /// Facets: each column's most common values among the rows the filters and search keep, counted
 /// as `GROUP BY` counts them, with links that filter by a value; in the page and in the JSON.
 extension DatabaseListHTTPTests {
@@ -119,5 +121,31 @@ extension DatabaseListHTTPTests {
         let page = try server.get("/endless?facet=k&limit=2")
         #expect(page.status == 200)
         #expect(page.text.contains("Counting took longer than the time limit"))
+    }
+
+    /// `--no-facet-cache` (for measuring what the cache saves): every page counts its facets
+    /// afresh, with the same counts; with the cache, the second page reads them from it. Either
+    /// way a write by another connection is counted on the next page.
+    @Test(arguments: [true, false])
+    func theFacetCacheCanBeTurnedOffWithTheSameCounts(caches: Bool) throws {
+        var options = DatabaseOptions()
+        options.cachesFacets = caches
+        let file = try TemporaryDatabase(CellarFixture.sql)
+        let database = try Database(path: file.path, options: options)
+        let server = try ListTestServer(serving: database)
+        let path = "/wines.json?facet=vintage&facet=producer_id&limit=3"
+        let first = try server.json(path)
+        let second = try server.json(path)
+        #expect(first["facets"] == second["facets"])
+        #expect(database.facets.hits == (caches ? 2 : 0))
+        #expect(database.suggestedFacets.hits == (caches ? 1 : 0))
+        let vintage = try #require(first["facets"]?["vintage"]?["values"]?.array.first)
+        let top = try #require(vintage["value"]?.integer)
+        try file.writer().execute("INSERT INTO wines(id, name, vintage) VALUES (1000, 'Written elsewhere', \(top))")
+        let after = try server.json(path)
+        let counted = try #require(after["facets"]?["vintage"]?["values"]?.array.first)
+        #expect(counted["value"] == vintage["value"])
+        #expect(counted["count"]?.integer == vintage["count"]?.integer.map { $0 + 1 })
+        #expect(database.facets.hits == (caches ? 2 : 0))
     }
 }

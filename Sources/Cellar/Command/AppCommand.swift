@@ -85,6 +85,7 @@ struct Program {
         app.databaseConfigurationPath = options.configOption ?? EnvironmentVariables.string("CELLAR_CONFIG")
         app.databaseTemplatesPath = options.templatesOption ?? EnvironmentVariables.string("CELLAR_TEMPLATES")
         app.databaseAllowsSQL = !options.noSQL
+        app.databaseCachesFacets = !options.noFacetCache
         app.databaseWritable = options.writableFlag || EnvironmentVariables.flag("CELLAR_WRITABLE")
         app.databaseRequiresIfMatch = options.requireIfMatchFlag || EnvironmentVariables.flag("CELLAR_REQUIRE_IF_MATCH")
         app.version = version
@@ -212,6 +213,13 @@ struct AppOptions: ParsableArguments {
         name: .customLong("no-sql"),
         help: "No SQL page: a database's /-/query (which runs a read-only statement a visitor writes) answers 404.")
     var noSQL = false
+
+    @Flag(
+        name: .customLong("no-facet-cache"),
+        help:
+            "Count a database's facets afresh on every page instead of once per version of the data: for measuring what the cache saves, not for serving."
+    )
+    var noFacetCache = false
 
     @Flag(
         name: .customLong("writable"),

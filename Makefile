@@ -103,13 +103,16 @@ fuzz-smoke: deps ## Each libFuzzer target for $(FUZZ_SECONDS) s
 fuzz: deps ## Each libFuzzer target for minutes (FUZZ_SECONDS=600)
 	Tests/Fuzz/run.sh $${FUZZ_SECONDS:-600}
 
-bench-build: release ## Build the benchmarks without running them; check the medians script, that the C ceiling writes Cellar's bytes, and the database benchmark's scripts (CI; no Datasette)
+bench-build: release ## Build the benchmarks without running them; check the medians script, that the C ceiling writes Cellar's bytes, and the database and write benchmarks' scripts (CI; no Datasette)
 	$(SWIFT) build -c release --package-path Benchmarks
 	python3 Benchmarks/ratios.py --self-test
 	Benchmarks/tools/ceiling-check.sh .build/release/cellar
 	bash -n Benchmarks/database/run.sh
 	bash -n Benchmarks/database/postgres-bench.sh
 	python3 Benchmarks/database/probe.py --self-test
+	bash -n Benchmarks/write/run.sh
+	python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" Benchmarks/write/watch-latency.py
+	@out=$$(mktemp -d) && cc -O2 -Wall -Werror -o $$out/commit-loop Benchmarks/write/commit-loop.c -lsqlite3 && rm -rf $$out
 	@db=$$(mktemp -d) && python3 Benchmarks/database/make-bench-db.py $$db/check.db 1000 && rm -rf $$db
 
 bench: release ## Benchmarks: peers side by side (shared/peers/run.sh), in-process render costs, database lists against Datasette

@@ -348,17 +348,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting, For
             guard split.count == list.keyColumns.count else { return nil }
             parts = split.map { $0.replacing("%2C", with: ",").replacing("%2c", with: ",").replacing("%25", with: "%") }
         }
-        var values: [DatabaseValue] = []
-        for (part, column) in zip(parts, list.keyColumns) {
-            if list.schema.keyIsRowID || column >= list.columns.count {
-                guard let integer = Int64(part) else { return nil }
-                values.append(.integer(integer))
-            } else {
-                guard let value = try? TableQuery.parse(part, for: list.columns[column]) else { return nil }
-                values.append(value)
-            }
-        }
-        return values
+        return RowKey.values(ofParts: parts, in: list)
     }
 
     static func percentEncodedSegment(_ value: String) -> String {

@@ -11,6 +11,12 @@ enum RowKey {
             ? [tildeDecoded(Substring(identifier))]
             : identifier.split(separator: ",", omittingEmptySubsequences: false).map(tildeDecoded)
         guard parts.count == list.keyColumns.count else { return nil }
+        return values(ofParts: parts, in: list)
+    }
+
+    /// The values of a key's parts, one a key column, read by the columns' types (a rowid as an
+    /// integer); nil when one cannot be.
+    static func values(ofParts parts: [String], in list: TableList) -> [DatabaseValue]? {
         var values: [DatabaseValue] = []
         for (part, column) in zip(parts, list.keyColumns) {
             if list.schema.keyIsRowID || column >= list.columns.count {

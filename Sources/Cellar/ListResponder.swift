@@ -124,6 +124,13 @@ struct ListResponder: Sendable {
         guard let (controller, indexPath, rowIdentifier) = found, let detail = controller.detail(forRowAt: indexPath) else {
             throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
         }
+        // The row's own version, the same for its page and its JSON, for every actor and build: a
+        // request that names it is answered 304 without rendering.
+        let versionTag = detail.version.map { "\"\($0)\"" }
+        if let versionTag {
+            var headers: HTTPHeaders = ["Vary": "Accept"]
+            if let notModified = ETag.validate(versionTag, headers: &headers, request: request) { return notModified }
+        }
         var response = try guarded(request, route: route) {
             if json {
                 let provider = controller.cellProvider(forRowAt: indexPath)
@@ -133,8 +140,7 @@ struct ListResponder: Sendable {
             }
             return DetailPage.html(detail, route: route, site: app.siteLayout(for: request))
         }
-        // The row's own version, the same for its page and its JSON, for every actor and build.
-        if let version = detail.version { response.headers.replaceOrAdd(name: "ETag", value: "\"\(version)\"") }
+        if let versionTag { response.headers.replaceOrAdd(name: "ETag", value: versionTag) }
         return response
     }
 

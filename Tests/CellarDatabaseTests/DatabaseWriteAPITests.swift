@@ -103,8 +103,10 @@ import Testing
         let served = try DatabaseWriteTestServer()
         let page = try served.get("/books/1.json")
         let version = try #require(page.headers["ETag"])
-        // The HTML page has the same version.
+        // The HTML page has the same version, and a request that names it is answered 304.
         #expect(try served.get("/books/1").headers["ETag"] == version)
+        #expect(try served.get("/books/1.json", headers: [("If-None-Match", version)]).status == 304)
+        #expect(try served.get("/books/1", headers: [("If-None-Match", version)]).status == 304)
         let first = try served.post("/books/1/-/update", #"{"update": {"title": "First"}}"#, headers: [("If-Match", version)])
         #expect(first.status == 200, "\(first.text)")
         let second = try served.post("/books/1/-/update", #"{"update": {"title": "Second"}}"#, headers: [("If-Match", version)])
@@ -117,6 +119,8 @@ import Testing
         let now = try #require(first.headers["ETag"])
         #expect(try served.get("/books/1.json").headers["ETag"] == now)
         #expect(try served.get("/books/1").headers["ETag"] == now)
+        // The old version no longer validates: the changed row is sent whole.
+        #expect(try served.get("/books/1.json", headers: [("If-None-Match", version)]).status == 200)
         // Its editions refer to it: a FOREIGN KEY refusal, nothing deleted.
         let referenced = try served.post("/books/1/-/delete", "", headers: [("If-Match", now)])
         #expect(referenced.status == 422, "\(referenced.text)")

@@ -208,7 +208,7 @@ for target in targets:
     digests = {hashlib.sha256(a[2]).hexdigest()[:16] for a in answers}
     same = statuses == {200} and len(tags) == 1 and len(digests) == 1
     # The validator of one replica is a 304 from whichever the proxy picks, three times over.
-    # (A row's detail has none: it is read anew each time.)
+    # (A row's detail without a version has none: it is read anew each time.)
     tag = answers[0][1]["ETag"]
     if tag is None:
         proxied = "no ETag"

@@ -227,16 +227,16 @@ extension App {
         ) { context in
             let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
             let controller: DatabaseListController
-            if writable, let writer = database.writer {
+            if writable, database.isWritable {
                 // A writable table's list takes editing mode's changes, and has the others told.
                 let others = lists.byName.values.map(\.path).filter { $0 != list.path }
                 let tell = { @Sendable in for path in others { app.watchers.listDidChange(at: path) } }
                 controller =
                     list.isSearchable
                     ? try SearchableEditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+                        list: list, lists: lists, database: database, context: context, version: version, otherListsDidChange: tell)
                     : try EditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+                        list: list, lists: lists, database: database, context: context, version: version, otherListsDidChange: tell)
             } else {
                 controller =
                     list.isSearchable
@@ -280,12 +280,12 @@ extension App {
     private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) -> String? {
         guard list.schema.kind == .table else { return "a view" }
         let reason = list.readOnlyReason(settings: settings, in: catalog.database)
-        if let reason, catalog.database.writer != nil, settings?.writable != false {
+        if let reason, catalog.database.isWritable, settings?.writable != false {
             logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
         }
         // Without --writable the API still answers, to say so.
         mountWriteAPI(list, catalog: catalog, readOnly: reason)
-        guard catalog.database.writer != nil else { return "the database is served read-only" }
+        guard catalog.database.isWritable else { return "the database is served read-only" }
         if reason == nil { mountWriteForms(list, catalog: catalog) }
         return reason
     }

@@ -67,11 +67,11 @@ final class PostgresWriteTestServer: @unchecked Sendable {
     }
 
     /// Another server over `other`'s database, as a second replica would be.
-    convenience init(sharing other: PostgresWriteTestServer) throws {
-        try self.init(admin: other.admin, url: other.url, writable: true)
+    convenience init(sharing other: PostgresWriteTestServer, requiresIfMatch: Bool = false) throws {
+        try self.init(admin: other.admin, url: other.url, writable: true, requiresIfMatch: requiresIfMatch)
     }
 
-    private init(admin: PostgresConnection, url: String, writable: Bool) throws {
+    private init(admin: PostgresConnection, url: String, writable: Bool, requiresIfMatch: Bool = false) throws {
         self.admin = admin
         self.url = url
         var quiet = Logger(label: "cellar-postgres-write-test")
@@ -86,6 +86,7 @@ final class PostgresWriteTestServer: @unchecked Sendable {
         app.signIn.keys = keys
         var options = DatabaseOptions()
         options.writable = writable
+        options.requiresIfMatch = requiresIfMatch
         // No poll helps a watcher: a change through Cellar must reach it at once.
         options.changePollInterval = 3600
         var configuration = DatabaseConfiguration()

@@ -104,6 +104,29 @@ struct PostgresWriteTests {
         #expect(try served.get("/books").status == 200)
     }
 
+    @Test func ofWritersOnOneRowFromOneVersionOnlyOneWins() throws {
+        let served = try PostgresWriteTestServer.fresh()
+        let replica = try PostgresWriteTestServer(sharing: served)
+        let tag = try #require(try served.get("/authors/2").headers["ETag"])
+        // Eight writers at once, through two processes' pools, each from the same version.
+        let statuses = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let through = index.isMultiple(of: 2) ? served : replica
+            let status = (try? through.post("/authors/2/-/update", #"{"update": {"name": "writer \#(index)"}}"#, headers: [("If-Match", tag)]))?
+                .status
+            statuses.withLock { $0.append(status ?? 0) }
+        }
+        let all = statuses.withLock { $0 }
+        #expect(all.filter { $0 == 200 }.count == 1, "\(all)")
+        #expect(all.filter { $0 == 412 }.count == 7, "\(all)")
+        let name = try served.rows("SELECT name FROM authors WHERE id = 2")
+        #expect(name.count == 1 && name[0][0] != .text("Herbert"))
+        // --require-if-match: an unversioned update is a 428, nothing written.
+        let strict = try PostgresWriteTestServer(sharing: served, requiresIfMatch: true)
+        #expect(try strict.post("/authors/2/-/update", #"{"update": {"name": "blind"}}"#).status == 428)
+        #expect(try served.rows("SELECT name FROM authors WHERE id = 2") == name)
+    }
+
     @Test func grantsAndReadOnlyTablesAre403s() throws {
         let served = try PostgresWriteTestServer.fresh()
         // The role may only SELECT from `locked`: PostgreSQL's refusal, a 403 with its message.

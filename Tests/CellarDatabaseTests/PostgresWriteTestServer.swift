@@ -19,7 +19,7 @@ final class PostgresWriteTestServer: @unchecked Sendable {
         CREATE TABLE books(
             id serial PRIMARY KEY, title text NOT NULL, year int4 CHECK (year > 0),
             author_id int8 REFERENCES authors(id), isbn text UNIQUE, notes text DEFAULT 'none',
-            shout text GENERATED ALWAYS AS (upper(title)) STORED);
+            shout text GENERATED ALWAYS AS (upper(title)) STORED, cover bytea);
         CREATE TABLE editions(
             book_id int4 NOT NULL REFERENCES books(id) ON DELETE CASCADE, number int4 NOT NULL, label text,
             PRIMARY KEY (book_id, number));

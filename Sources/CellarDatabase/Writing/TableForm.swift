@@ -23,6 +23,8 @@ struct TableForm: FormController {
         return schema.columns.indices.filter { index in
             let column = schema.columns[index]
             if column.isGenerated || column.affinity == .blob && column.declaredType.uppercased().contains("BLOB") { return false }
+            // PostgreSQL's bytes: text typed into a field would be read as bytea's escapes.
+            if column.declaredType == "bytea" { return false }
             if editing, list.keyColumns.contains(index) { return false }
             // A position column is the list's order, which moves change, not a field.
             if index == list.positionColumn { return false }

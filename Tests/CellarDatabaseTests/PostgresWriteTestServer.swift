@@ -47,7 +47,7 @@ final class PostgresWriteTestServer: @unchecked Sendable {
     let token: String
 
     /// A fresh database, made again from ``sql``, and a server over it.
-    static func fresh(writable: Bool = true) throws -> PostgresWriteTestServer {
+    static func fresh(writable: Bool = true, timeLimit: Double = 1) throws -> PostgresWriteTestServer {
         let postgres = try PostgresListFixture.superuser(database: "postgres")
         let password = "pw-" + UUID().uuidString.lowercased()
         for statement in [
@@ -63,15 +63,15 @@ final class PostgresWriteTestServer: @unchecked Sendable {
         components.password = password
         components.path = "/" + databaseName
         guard let url = components.string else { throw PostgresListFixture.FixtureError.noCluster }
-        return try PostgresWriteTestServer(admin: admin, url: url, writable: writable)
+        return try PostgresWriteTestServer(admin: admin, url: url, writable: writable, timeLimit: timeLimit)
     }
 
     /// Another server over `other`'s database, as a second replica would be.
-    convenience init(sharing other: PostgresWriteTestServer, requiresIfMatch: Bool = false) throws {
-        try self.init(admin: other.admin, url: other.url, writable: true, requiresIfMatch: requiresIfMatch)
+    convenience init(sharing other: PostgresWriteTestServer, requiresIfMatch: Bool = false, timeLimit: Double = 1) throws {
+        try self.init(admin: other.admin, url: other.url, writable: true, requiresIfMatch: requiresIfMatch, timeLimit: timeLimit)
     }
 
-    private init(admin: PostgresConnection, url: String, writable: Bool, requiresIfMatch: Bool = false) throws {
+    private init(admin: PostgresConnection, url: String, writable: Bool, requiresIfMatch: Bool = false, timeLimit: Double) throws {
         self.admin = admin
         self.url = url
         var quiet = Logger(label: "cellar-postgres-write-test")
@@ -87,6 +87,7 @@ final class PostgresWriteTestServer: @unchecked Sendable {
         var options = DatabaseOptions()
         options.writable = writable
         options.requiresIfMatch = requiresIfMatch
+        options.timeLimit = timeLimit
         // No poll helps a watcher: a change through Cellar must reach it at once.
         options.changePollInterval = 3600
         var configuration = DatabaseConfiguration()

@@ -113,17 +113,37 @@ struct PostgresWriteTests {
     }
 
     @Test func ofWritersOnOneRowFromOneVersionOnlyOneWins() throws {
-        let served = try PostgresWriteTestServer.fresh()
-        let replica = try PostgresWriteTestServer(sharing: served)
+        // A time limit long enough for the writers to wait for the row meanwhile.
+        let served = try PostgresWriteTestServer.fresh(timeLimit: 60)
+        let replica = try PostgresWriteTestServer(sharing: served, timeLimit: 60)
         let tag = try #require(try served.get("/authors/2").headers["ETag"])
-        // Eight writers at once, through two processes' pools, each from the same version.
+        // Eight writers, through two servers' pools, each from the same version, all let go at
+        // once: the row is held (FOR UPDATE, by the superuser) until each is waiting for it.
+        try served.admin.execute("BEGIN", deadline: .seconds(30))
+        _ = try served.admin.query("SELECT 1 FROM authors WHERE id = 2 FOR UPDATE", deadline: .seconds(30))
         let statuses = Locked<[Int]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
-            let through = index.isMultiple(of: 2) ? served : replica
-            let status = (try? through.post("/authors/2/-/update", #"{"update": {"name": "writer \#(index)"}}"#, headers: [("If-Match", tag)]))?
-                .status
-            statuses.withLock { $0.append(status ?? 0) }
+        let writers = DispatchGroup()
+        for index in 0..<8 {
+            DispatchQueue.global().async(group: writers) {
+                let through = index.isMultiple(of: 2) ? served : replica
+                let response = try? through.post("/authors/2/-/update", #"{"update": {"name": "writer \#(index)"}}"#, headers: [("If-Match", tag)])
+                statuses.withLock { $0.append(response?.status ?? 0) }
+            }
         }
+        let waitingSQL = "SELECT count(*)::int8 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        let observer = try PostgresListFixture.superuser(database: PostgresWriteTestServer.databaseName)
+        // As many as the servers' threads let in (at least two, for a race), waiting for the row.
+        var waiting: Int64 = 0
+        var steady = 0
+        for _ in 0..<1200 where waiting < 8 && !(waiting >= 2 && steady >= 20) {
+            guard case .integer(let count)? = try observer.query(waitingSQL, deadline: .seconds(30)).rows.first?.first else { break }
+            steady = count == waiting ? steady + 1 : 0
+            waiting = count
+            usleep(50_000)
+        }
+        #expect(waiting >= 2, "writers waiting for the row: \(waiting)")
+        try served.admin.execute("COMMIT", deadline: .seconds(30))
+        #expect(writers.wait(timeout: .now() + 120) == .success)
         let all = statuses.withLock { $0 }
         #expect(all.filter { $0 == 200 }.count == 1, "\(all)")
         #expect(all.filter { $0 == 412 }.count == 7, "\(all)")

@@ -40,6 +40,24 @@ extension PostgresWriteTests {
         #expect(try served.rows("SELECT title FROM books ORDER BY id") == [[.text("Changed")], [.text("The Lathe")]])
     }
 
+    @Test func identityColumnsAreLeftToTheDatabase() throws {
+        let served = try PostgresWriteTestServer.fresh()
+        let alice = try served.signIn("alice")
+        // GENERATED ALWAYS: not in the form, refused in the API.
+        let always = try served.get("/notes/-/new", headers: [("Cookie", alice), ("Accept", "text/html")])
+        #expect(always.status == 200)
+        #expect(!always.text.contains("name=\"id\""))
+        #expect(try served.postForm("/notes/-/new", "body=first", cookie: alice).status == 303)
+        #expect(try served.post("/notes/-/insert", #"{"row": {"id": 5, "body": "mine"}}"#).status == 400)
+        #expect(try served.rows("SELECT id, body FROM notes") == [[.integer(1), .text("first")]])
+        // BY DEFAULT: a field that may stay empty, the identity filling it.
+        let byDefault = try served.get("/labels/-/new", headers: [("Cookie", alice), ("Accept", "text/html")])
+        #expect(byDefault.text.contains("name=\"id\"") && byDefault.text.contains("the identity’s next value"))
+        #expect(try served.postForm("/labels/-/new", "id=&name=red", cookie: alice).status == 303)
+        #expect(try served.post("/labels/-/insert", #"{"row": {"id": 7, "name": "blue"}}"#).status == 201)
+        #expect(try served.rows("SELECT id, name FROM labels ORDER BY id") == [[.integer(1), .text("red")], [.integer(7), .text("blue")]])
+    }
+
     @Test func editingModeDeletesWithUndoEditsInsertsAndMoves() throws {
         let served = try PostgresWriteTestServer.fresh()
         let alice = try served.signIn("alice")

@@ -5,7 +5,8 @@ import TableKit
 /// A writable table's list (served `--writable`), as a data source in editing mode: delete with
 /// Undo, edit a row in place with the schema's form (``TableForm``), insert at the end, and, for a
 /// table with a position column (YAML `order: position`), move rows. Each change goes through
-/// the database's ``TableWriting`` (SQLite's or PostgreSQL's) as one transaction, checked against the version of the row the page showed.
+/// the database's ``TableWriting`` (SQLite's or PostgreSQL's) as one transaction, checked against
+/// the version of the row the page showed.
 ///
 /// A subclass rather than the read-only list's own conformance: Cellar offers editing mode to
 /// the lists whose controller is editable, and a view or a read-only table must never be one.

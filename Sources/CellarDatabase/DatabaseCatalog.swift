@@ -198,7 +198,10 @@ final class DatabaseCatalog: Sendable {
         _ table: TableSchema, _ entry: Mounted, in schema: DatabaseSchema, database: Database, file: DatabaseConfiguration,
         cells: DatabaseCellProvider?, linkTargets: Set<String>?, label: LabelColumn.Choice? = nil
     ) throws -> TableList {
-        let choice = try label ?? (entry.settings?.labelColumn == nil ? .sampled(LabelColumn.choose(for: table, in: database)) : .unsampled)
+        let choice =
+            try label
+            ?? (entry.settings?.labelColumn == nil
+                ? .sampled(LabelColumn.choose(for: table, in: database, secret: entry.settings?.secret ?? [])) : .unsampled)
         return try TableList(
             schema: table, path: entry.path, tableNames: linkTargets ?? Set(schema.tables.map(\.name)), configuration: entry.settings, in: file,
             cells: cells, dialect: database.dialect, label: choice)

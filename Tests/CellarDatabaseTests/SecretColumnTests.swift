@@ -183,6 +183,33 @@ import Testing
         #expect(!logs.text.contains("S3CR3T") && !logs.text.contains(Self.pin))
     }
 
+    @Test func aViewThatShowsASecretKeepsItSecret() throws {
+        let sql = Self.sql + "CREATE VIEW people AS SELECT id, name, api_key, pin AS code FROM users; CREATE VIEW again AS SELECT * FROM people;"
+        let served = try DatabaseWriteTestServer(sql: sql, configuration: Self.configuration())
+        for target in ["/people", "/people.json", "/people.csv", "/again.json", "/again", "/people/-/schema.json"] {
+            let page = try served.get(target)
+            #expect(page.status == 200, "\(target): \(page.status) \(page.text.prefix(300))")
+            Self.expectNoSecret(page, target)
+        }
+        #expect(try served.get("/people.json").text.contains("ada"))
+        #expect(try served.get("/again.json?code=1").status == 400)
+        #expect(try served.get("/people.json?sort=api_key").status == 400)
+        // A view that reads a secret in an expression or a condition is not served.
+        for view in [
+            "SELECT name, upper(api_key) AS k FROM users", "SELECT name, api_key, api_key || 'x' AS k FROM users",
+            "SELECT name FROM users WHERE pin > 10", "SELECT name, (SELECT max(api_key) FROM users) AS m FROM users",
+        ] {
+            let database = try TemporaryDatabase(Self.sql + "CREATE VIEW leaky AS \(view);")
+            let app = App(publicDirectory: ListTestServer.publicDirectory)
+            do {
+                try app.mount(Database(path: database.path), configuration: Self.configuration())
+                Issue.record("\(view) was served")
+            } catch let error as ConfigurationError {
+                #expect(error.description.contains("the view leaky reads the secret column users."), "\(error)")
+            }
+        }
+    }
+
     @Test func aConfigurationThatWouldShowASecretStopsTheStart() throws {
         let database = try TemporaryDatabase(Self.sql)
         for (key, value, message) in [

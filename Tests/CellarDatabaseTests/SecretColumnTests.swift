@@ -183,6 +183,32 @@ import Testing
         #expect(!logs.text.contains("S3CR3T") && !logs.text.contains(Self.pin))
     }
 
+    @Test func editingModeKeepsTheSecretAndOffersNoUndoThatWouldLoseIt() throws {
+        let (served, logs) = try Self.serve()
+        let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")
+        for target in ["/users?editing=1", "/users?editing=1&_edit=1", "/users?editing=1&_insert=0", "/devices?editing=1&_edit=1"] {
+            let page = try served.get(target, headers: [("Cookie", alice)])
+            #expect(page.status == 200, "\(target): \(page.status)")
+            Self.expectNoSecret(page, target)
+        }
+        #expect(try served.get("/users?editing=1&_edit=1", headers: [("Cookie", alice)]).text.contains("type=\"password\""))
+        // Saved in place with the secret's field empty: the value stays.
+        let version = try DatabaseEditingModeTests.version(served, "/users/1")
+        let saved = try DatabaseEditingModeTests.post(
+            served, "/users/-/editing", "_do=save&_row=1&_version=\(version)&name=ada3&api_key=&pin=&city=Nice", cookie: alice)
+        #expect(saved.status == 303, "\(saved.text.prefix(400))")
+        #expect(try served.rows("SELECT name, api_key FROM users WHERE id = 1") == [[.text("ada3"), .text(Self.key)]])
+        // A delete: Undo would put the row back without its secret, so none is offered.
+        let now = try DatabaseEditingModeTests.version(served, "/users/1")
+        let deleted = try DatabaseEditingModeTests.post(served, "/users/-/editing", "_do=delete&_row=1&_version=\(now)", cookie: alice)
+        #expect(deleted.status == 303, "\(deleted.text.prefix(400))")
+        Self.expectNoSecret(deleted, "a delete's answer")
+        #expect(deleted.headers["Location"]?.contains("_undo=") == false)
+        #expect(try served.rows("SELECT count(*) FROM users WHERE id = 1") == [[.integer(0)]])
+        #expect(!logs.text.contains("S3CR3T") && !logs.text.contains(Self.pin))
+        Self.expectNoSecret(try served.get("/metrics"), "/metrics")
+    }
+
     @Test func aViewThatShowsASecretKeepsItSecret() throws {
         let sql = Self.sql + "CREATE VIEW people AS SELECT id, name, api_key, pin AS code FROM users; CREATE VIEW again AS SELECT * FROM people;"
         let served = try DatabaseWriteTestServer(sql: sql, configuration: Self.configuration())

@@ -209,6 +209,22 @@ import Testing
         Self.expectNoSecret(try served.get("/metrics"), "/metrics")
     }
 
+    @Test func watchersGetNoSecretInTheirPatches() throws {
+        let (served, _) = try Self.serve()
+        let page = try EventStreamClient(port: served.server.port, target: "/users")
+        let json = try EventStreamClient(port: served.server.port, target: "/users.json")
+        let inserted = try served.post("/users/-/insert", #"{"row": {"id": 5, "name": "eve", "api_key": "S3CR3T-live", "pin": 77}}"#)
+        #expect(inserted.status == 201, "\(inserted.text)")
+        let updated = try served.post("/users/1/-/update", #"{"update": {"api_key": "S3CR3T-live-2", "city": "Rome"}}"#)
+        #expect(updated.status == 200, "\(updated.text)")
+        for client in [page, json] {
+            var data = ""
+            while !data.contains("Rome"), let event = try LiveDatabaseListTests.nextBatch(client) { data += event.data }
+            #expect(data.contains("eve") && data.contains("Rome"), "\(data.prefix(300))")
+            #expect(!data.contains("S3CR3T") && !data.contains(Self.pin))
+        }
+    }
+
     @Test func aViewThatShowsASecretKeepsItSecret() throws {
         let sql = Self.sql + "CREATE VIEW people AS SELECT id, name, api_key, pin AS code FROM users; CREATE VIEW again AS SELECT * FROM people;"
         let served = try DatabaseWriteTestServer(sql: sql, configuration: Self.configuration())

@@ -141,8 +141,19 @@ extension App {
             let paths = access.unviewable(tables.map(\.path), by: request)
             return paths.isEmpty ? [] : Set(tables.filter { paths.contains($0.path) }.map(\.name))
         }
+        let secret = lists.flatMap { list in list.secretColumnNames.map { UnreadableTables.secretKey(table: list.schema.name, column: $0) } }
         switch database.engine {
         case .postgres(let pool):
+            // PostgreSQL has no authorizer to read a column as NULL, and a statement's text is not
+            // parsed here: with secret columns, no one's SQL runs (canned queries are the operator's).
+            let secretNames = lists.flatMap { list in list.secretColumnNames.map { list.schema.name + "." + $0 } }
+            if sqlPage, !secretNames.isEmpty {
+                logger.warning(
+                    "/-/query is off: on PostgreSQL Cellar cannot keep a statement from reading a secret column",
+                    metadata: ["database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))"])
+                guard !configuration.queries.isEmpty else { return nil }
+                return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), false)
+            }
             let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
             if !reach.isEmpty {
                 logger.warning(
@@ -153,7 +164,9 @@ extension App {
             return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage && reach.isEmpty)
         case .sqlite:
             do {
-                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage)
+                let runner = try QueryRunner(
+                    path: database.path, timeLimit: database.options.timeLimit, unreadableTables: unreadable, secretColumns: Set(secret))
+                return (runner, sqlPage)
             } catch {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }

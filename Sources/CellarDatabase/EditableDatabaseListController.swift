@@ -86,11 +86,14 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
             let identifier = identifier(forRowAt: indexPath)
             let row = values(at: indexPath)
             let deleted = try written { try writer.delete(key: try key(at: indexPath), expectedVersion: expectedVersion(at: indexPath)) }
-            // A blob is not in the form, and an empty text would come back as NULL: no Undo could put them back.
-            let formCannotCarry = row.contains { value in
-                if case .blob = value { return true }
-                return value == .text("")
-            }
+            // A blob is not in the form, an empty text would come back as NULL, and a secret is
+            // never read: no Undo could put them back.
+            let formCannotCarry =
+                !list.secretColumns.isEmpty
+                || row.contains { value in
+                    if case .blob = value { return true }
+                    return value == .text("")
+                }
             if deleted.changedOtherRows || formCannotCarry { notUndoable.insert(identifier) }
         case .insert:
             if let identifier = context.restoring {

@@ -176,7 +176,7 @@ extension App {
             json.number(Int(rowID))
             first = false
         }
-        for (column, value) in zip(list.columns, row.values) {
+        for (index, (column, value)) in zip(list.columns, row.values).enumerated() where !list.isSecret(index) {
             if !first { json.raw(",") }
             first = false
             json.key(column.name)

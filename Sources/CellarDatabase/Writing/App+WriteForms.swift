@@ -92,6 +92,8 @@ extension App {
             let column = list.columns[index]
             guard let text = sent[column.name] else { continue }
             if text.isEmpty {
+                // A secret's field is never filled in: empty on an edit keeps the value it has.
+                if editing, list.isSecret(index) { continue }
                 if !editing, column.defaultValue != nil { continue }
                 guard !column.notNull else { throw FormValidationError(column.name, "“\(list.labels[index])” needs a value.") }
                 values.append((index, .null))
@@ -100,7 +102,8 @@ extension App {
             do {
                 values.append((index, try TableQuery.parse(text, for: column)))
             } catch {
-                throw FormValidationError(column.name, error.message)
+                // The message quotes the value: a secret's is never written back.
+                throw FormValidationError(column.name, list.isSecret(index) ? "“\(list.labels[index])” does not take this value." : error.message)
             }
         }
         return values
@@ -145,7 +148,9 @@ extension App {
     /// A row's values as a form shows them: NULL empty.
     static func texts(of row: TableWriter.StoredRow, in list: TableList) -> [String: String] {
         var texts: [String: String] = [:]
-        for (column, value) in zip(list.columns, row.values) { texts[column.name] = text(of: value) }
+        for (index, (column, value)) in zip(list.columns, row.values).enumerated() where !list.isSecret(index) {
+            texts[column.name] = text(of: value)
+        }
         return texts
     }
 

@@ -159,7 +159,9 @@ struct TableWriter: TableWriting {
             : " (" + values.map { quotedName(ofColumn: $0.column) }.joined(separator: ", ") + ") VALUES ("
                 + values.map { _ in "?" }.joined(separator: ", ") + ")"
         if returning {
-            sql += " RETURNING " + list.quotedColumnNames.joined(separator: ", ")
+            // A secret column is returned as NULL, as every read of the list selects it.
+            sql +=
+                " RETURNING " + list.quotedColumnNames.indices.map { list.isSecret($0) ? "NULL" : list.quotedColumnNames[$0] }.joined(separator: ", ")
             if schema.keyIsRowID, let rowID = schema.key.first { sql += ", " + rowID }
         }
         return sql

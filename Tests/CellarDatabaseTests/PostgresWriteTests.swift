@@ -44,6 +44,15 @@ struct PostgresWriteTests {
         #expect(try served.rows("SELECT count(*) FROM authors") == [[.integer(2)]])
     }
 
+    @Test func aValueRefusedForASecretColumnIsNotQuotedBack() throws {
+        let served = try PostgresWriteTestServer.fresh()
+        // PostgreSQL's own message for a bad uuid quotes the text given: a secret's never comes back.
+        let refused = try served.post("/vault/-/insert", #"{"row": {"id": 1, "token": "not-a-uuid-S3CR3T-7788"}}"#)
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(refused.text.contains("token") && !refused.text.contains("S3CR3T"), "\(refused.text)")
+        #expect(try served.rows("SELECT count(*) FROM vault") == [[.integer(0)]])
+    }
+
     @Test func ignoreReplaceUpsertAndCompoundKeys() throws {
         let served = try PostgresWriteTestServer.fresh()
         #expect(try served.post("/authors/-/insert", #"{"row": {"id": 1, "name": "Other"}, "ignore": true}"#).status == 201)

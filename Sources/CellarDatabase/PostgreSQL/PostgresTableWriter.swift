@@ -201,7 +201,14 @@ struct PostgresTableWriter: TableWriting {
                 }
             }
         } catch let error as PostgresError {
-            throw RowWriteError.from(postgres: error, table: schema, parameterColumns: parameterColumns, timeLimit: timeLimit)
+            let refusal = RowWriteError.from(postgres: error, table: schema, parameterColumns: parameterColumns, timeLimit: timeLimit)
+            // PostgreSQL's message may quote the value (22P02's `invalid input syntax … "…"`): a secret's is never written back.
+            if let refusal = refusal as? RowWriteError, let column = refusal.column,
+                let index = schema.columns.firstIndex(where: { $0.name == column }), list.isSecret(index)
+            {
+                throw RowWriteError(refusal.status, "“\(column)” is secret: the database refused the value given.", column: column)
+            }
+            throw refusal
         }
     }
 }

@@ -50,7 +50,7 @@ PY
 run() {
     HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind "${simulate[@]}" --collect-atstart=no --toggle-collect=start_thread --callgrind-out-file="$work/$1.out" "$work/server" serve >"$work/$1.log" 2>&1 &
     local server=$!
-    for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
+    for _ in $(seq 600); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
     client "$1"
     kill -INT "$server"
     wait "$server" || true

@@ -119,4 +119,60 @@ import Testing
         #expect(try update.json == .object(["ok": .bool(true)]))
         #expect(try served.rows("SELECT year FROM books WHERE id = 1") == [[.integer(1966)]])
     }
+
+    @Test func whatTheReaderRefusesBeyondTheGrammar() throws {
+        let served = try DatabaseWriteTestServer(sql: Self.sql)
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        let cases: [(String, [UInt8], String)] = [
+            (
+                "/books/-/insert", Array(#"{"row": {"title": "x"}, "alter": true}"#.utf8),
+                "The body has “alter”, which this API does not take: it takes “row” or “rows”, “return”, “ignore” and “replace”."
+            ),
+            (
+                "/books/1/-/update", Array(#"{"update": {"title": "x"}, "alter": true}"#.utf8),
+                "The body has “alter”, which this API does not take: it takes “update” and “return”."
+            ),
+            (
+                "/books/-/insert", Array(#"{"row": {"title": "a", "title": "b"}}"#.utf8),
+                "The body names “title” twice in one object: send each member once."
+            ),
+            (
+                "/books/-/insert", Array(#"{"row": {"title": "a"}, "row": {"title": "b"}}"#.utf8),
+                "The body names “row” twice in one object: send each member once."
+            ),
+            (
+                "/books/-/insert", Array(#"{"row": {"title": ""#.utf8) + [0xFF] + Array(#""}}"#.utf8),
+                "The body is not valid JSON: its text is not UTF-8 at byte 18."
+            ),
+            (
+                "/books/-/insert", Array(#"{"row": {""#.utf8) + [0xC0, 0x80] + Array(#"": 1}}"#.utf8),
+                "The body is not valid JSON: its text is not UTF-8 at byte 9."
+            ),
+            ("/books/-/insert", Array(#"{"row": {"title": "\ud83c"}}"#.utf8), "The body is not valid JSON: its text is not UTF-8 at byte 19."),
+            ("/books/-/insert", Array(#"{"row": {"title": \#(deep)}}"#.utf8), "The body nests arrays and objects more than 64 deep."),
+            (
+                "/books/-/insert", Array(#"{"row": {"title": "x", "year": 1e400}}"#.utf8),
+                "The body has a number too large for a column, at byte 31."
+            ),
+            ("/books/-/insert", Array(#"{"row": {"title": "x"},}"#.utf8), Self.notJSON),
+            ("/books/-/insert", Array("{\"row\": {\"title\": \"tab\tin\"}}".utf8), Self.notJSON),
+            ("/books/-/insert", Array(#"{"row": {"title": [1]}} x"#.utf8), Self.notJSON),
+            ("/books/-/insert", Array(#"{"row": {"title": 01}}"#.utf8), Self.notJSON),
+            ("/books/-/insert", Array("[1]".utf8), "The body is not a JSON object: send one, such as {\"row\": {…}}."),
+            ("/books/-/insert", Array("null".utf8), "The body is not a JSON object: send one, such as {\"row\": {…}}."),
+            ("/books/-/insert", Array(#"{"rows": [5]}"#.utf8), "The body’s “rows.0” is not of the kind expected."),
+            ("/books/-/insert", Array(#"{"row": {"title": {"$base64": "AA==", "x": 1}}}"#.utf8), Self.valueKind),
+            ("/books/1/-/update", Array(#"{"update": null}"#.utf8), "The body has no “update”."),
+        ]
+        for (target, body, message) in cases {
+            let response = try TestHTTPClient.send(
+                "POST", target, port: served.server.port,
+                headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(served.token)")], body: body, timeout: .seconds(60))
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(response.status == 400, "\(target) \(text): \(response.status) \(response.text)")
+            #expect(try response.json == .object(["ok": .bool(false), "errors": .array([.string(message)])]), "\(target) \(text)")
+        }
+        #expect(try served.rows("SELECT count(*), max(title) FROM books") == [[.integer(1), .text("Dune")]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
 }

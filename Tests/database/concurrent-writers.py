@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The concurrent-writers run's own client and its final check (concurrent-writers.sh).
 
-  concurrent-writers.py client SECONDS LOG TOKEN BASE_URL...
+  TOKEN=… concurrent-writers.py client SECONDS LOG BASE_URL...
       Until SECONDS have passed, turn by turn over the servers: inserts a row of a name of its
       own, adds one to the shared counter (read, then If-Match, read again after a 412), and sets
       one of eight slots to a value never used before (a plain update, last writer wins: this
@@ -134,7 +134,7 @@ def check(database, slack, logs):
 
 if __name__ == "__main__":
     if sys.argv[1] == "client":
-        client(float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:])
+        client(float(sys.argv[2]), sys.argv[3], os.environ["TOKEN"], sys.argv[4:])
     elif sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], int(sys.argv[3]), sys.argv[4:]))
     else:

@@ -79,7 +79,7 @@ for index in 0 1; do
         -s "$here/concurrent-writers.lua" "${bases[$index]}" >"$work/wrk-$server.out" 2>&1 &
     clients+=($!)
 done
-"$python" "$here/concurrent-writers.py" client "$duration" "$work/client.json" "$token" "${bases[@]}" &
+TOKEN=$token "$python" "$here/concurrent-writers.py" client "$duration" "$work/client.json" "${bases[@]}" &
 clients+=($!)
 (
     deadline=$((SECONDS + duration))

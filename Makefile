@@ -117,6 +117,9 @@ bench-build: release ## Build the benchmarks without running them; check the med
 	bash -n Benchmarks/database/postgres-bench.sh
 	python3 Benchmarks/database/probe.py --self-test
 	bash -n Benchmarks/write/run.sh
+	bash -n Benchmarks/write/instructions.sh
+	bash -n Benchmarks/write/alternate.sh
+	bash -n Tests/database/concurrent-writers.sh
 	python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" Benchmarks/write/watch-latency.py
 	@out=$$(mktemp -d) && cc -O2 -Wall -Werror -o $$out/commit-loop Benchmarks/write/commit-loop.c -lsqlite3 && rm -rf $$out
 	@db=$$(mktemp -d) && python3 Benchmarks/database/make-bench-db.py $$db/check.db 1000 && rm -rf $$db

@@ -80,14 +80,14 @@ test-concurrent-writers: release ## Two serve --writable on one SQLite file, wrk
 	@.ci/install-apt wrk sqlite3
 	Tests/database/concurrent-writers.sh .build/release/cellar $(ARTIFACTS)
 
-test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's) and PostgresLiveListTests (live lists across two replicas), against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
+test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's), PostgresLiveListTests (live lists across two replicas) and PostgresWriteTests (writes as a role whose grants decide), against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
 	@.ci/install-apt postgresql-15 openssl
 	@cluster=$$(mktemp -d "$${TMPDIR:-/tmp}/cellar-postgres.XXXXXX"); \
 	trap 'Tests/postgres/cluster.sh stop "$$cluster" || true; rm -rf "$$cluster"' EXIT; \
 	url=$$(Tests/postgres/cluster.sh start "$$cluster" $(POSTGRES_PORT)); \
 	echo "== PostgreSQL test cluster in $$cluster on 127.0.0.1:$(POSTGRES_PORT)"; \
 	$(SWIFT) build --build-tests || exit 1; \
-	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests; do \
+	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests PostgresWriteTests; do \
 	  CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --skip-build --filter $$suite || exit 1; \
 	done
 

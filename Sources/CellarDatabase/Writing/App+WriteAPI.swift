@@ -194,18 +194,3 @@ extension App {
         json.raw("}")
     }
 }
-
-/// An insert's or upsert's body.
-struct InsertBody: Decodable {
-    var row: [String: JSONInputValue]?
-    var rows: [[String: JSONInputValue]]?
-    var `return`: Bool?
-    var ignore: Bool?
-    var replace: Bool?
-}
-
-/// An update's body.
-struct UpdateBody: Decodable {
-    var update: [String: JSONInputValue]
-    var `return`: Bool?
-}

@@ -131,21 +131,56 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
 
     // MARK: Moving
 
-    /// Rows move where the list is in its position column's order: the table has one, the request
-    /// sorts by it (as it does by default), and rows are not grouped into sections.
+    /// Rows move where the list is in its position column's order: the table has one and the
+    /// request sorts by it (as it does by default) — after the section column, in a grouped list.
     public func canMoveRow(at indexPath: IndexPath) -> Bool {
-        guard let position = list.positionColumn, list.sectionColumn == nil, let first = query.order.first else { return false }
+        guard let position = list.positionColumn else { return false }
+        let order = query.order.dropFirst(list.sectionColumn == nil ? 0 : 1)
+        guard let first = order.first else { return false }
         return first.column == position && first.ascending
     }
 
+    /// Whether a row may move into another section, which writes the section's value into its
+    /// grouping column (UIKit's model: a row dropped in another section belongs to it): not where
+    /// that column is part of the key (the row would be another row) or generated.
+    var movesAcrossSections: Bool {
+        guard let column = list.sectionColumn else { return false }
+        return !list.keyColumns.contains(column) && !list.schema.columns[column].isGenerated
+    }
+
+    /// A row whose section cannot change stays in it: dropped in another, it goes to the nearest
+    /// end of its own, as a `UITableView` delegate keeps a row in its section.
+    public func targetIndexPathForMove(from source: IndexPath, to proposed: IndexPath) -> IndexPath {
+        guard proposed.section != source.section, !movesAcrossSections else { return proposed }
+        let last = max(numberOfRows(inSection: source.section) - 1, 0)
+        return IndexPath(row: proposed.section < source.section ? 0 : last, section: source.section)
+    }
+
+    /// Moves the row beside its new neighbours (`destination` counted as UIKit counts it, in the
+    /// list without the row); into another section, the row takes that section's value.
     public func moveRow(at source: IndexPath, to destination: IndexPath, context: EditingContext) throws {
-        let count = numberOfRows(inSection: source.section)
-        let others = (0..<count).filter { $0 != source.row }.map { IndexPath(row: $0, section: source.section) }
+        var section: (column: Int, value: DatabaseValue)?
+        if destination.section != source.section {
+            guard let column = list.sectionColumn, movesAcrossSections, numberOfRows(inSection: destination.section) > 0 else {
+                throw EditingError(
+                    "This row cannot move to another section: its \(Self.sectionName(of: list)) is part of its key or made by the database.")
+            }
+            section = (column, values(at: IndexPath(row: 0, section: destination.section))[column])
+        }
+        let count = numberOfRows(inSection: destination.section)
+        let others = (0..<count).filter { destination.section != source.section || $0 != source.row }
+            .map { IndexPath(row: $0, section: destination.section) }
         guard !others.isEmpty else { return }
         let target: TableWriter.MoveTarget =
             destination.row < others.count
             ? .before(try key(at: others[max(destination.row, 0)])) : .after(try key(at: others[others.count - 1]))
-        _ = try written { try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target) }
+        _ = try written {
+            try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target, section: section)
+        }
+    }
+
+    private static func sectionName(of list: TableList) -> String {
+        list.sectionColumn.map { list.labels[$0] } ?? "section"
     }
 
     // MARK: Refusals

@@ -71,12 +71,20 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     public func editingForm(forRowAt indexPath: IndexPath) -> (any FormController)? {
         var texts: [String: String] = [:]
         for (column, value) in zip(list.columns, values(at: indexPath)) { texts[column.name] = App.text(of: value) }
-        return TableForm(list: list, editing: true, values: texts, choices: choices)
+        // "Choose…" without a script goes on in the row's own edit form, its version carried.
+        let searches = try? App.choiceSearches(
+            for: list, lists: lists, in: database, values: texts,
+            chooseAction: ListRoute.percentEncodedPath(list.path) + "/" + Self.percentEncodedSegment(identifier(forRowAt: indexPath)) + "/-/choose",
+            carried: ["_version": version(forRowAt: indexPath) ?? ""])
+        return TableForm(list: list, editing: true, values: texts, choices: choices, searches: searches ?? [:])
     }
 
     /// The insert row closes the list's last section: a new row goes at the table's end.
     public func insertForm(inSection section: Int) -> (any FormController)? {
-        section == numberOfSections - 1 ? TableForm(list: list, editing: false, values: [:], choices: choices) : nil
+        guard section == numberOfSections - 1 else { return nil }
+        let searches = try? App.choiceSearches(
+            for: list, lists: lists, in: database, values: [:], chooseAction: ListRoute.percentEncodedPath(list.path) + "/-/choose")
+        return TableForm(list: list, editing: false, values: [:], choices: choices, searches: searches ?? [:])
     }
 
     public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, context: EditingContext) throws {

@@ -94,6 +94,13 @@ import Testing
         #expect(form.contains(#"formaction="/loans/1/-/choose" formnovalidate>"#), "\(form)")
         #expect(form.contains(#"<input type="hidden" name="_version" value="\#(version)">"#))
         #expect(form.contains(#"Now: <span class="field-chosen-title">Person 0003</span>"#))
+        // Editing mode's forms in place search the same way; "Choose…" goes on in the standalone form.
+        let inPlace = try served.get("/loans?editing=1&_edit=1", headers: [("Cookie", alice)]).text
+        #expect(inPlace.contains(#"formaction="/loans/1/-/choose" formnovalidate>"#), "\(inPlace)")
+        #expect(inPlace.contains(#"<input type="hidden" name="_version" value="\#(version)">"#))
+        let insertRow = try served.get("/loans?editing=1&_insert=0", headers: [("Cookie", alice)]).text
+        #expect(insertRow.contains(#"data-choices="/loans/-/choose.json?_choose=person_id""#))
+        #expect(insertRow.contains(#"formaction="/loans/-/choose" formnovalidate>"#))
         let step = try DatabaseWriteFormTests.send(
             served, "GET", "/loans/1/-/choose?_version=\(version)&title=Dune+Messiah&person_id=3&note=&_choose=person_id&q=Person+0007", cookie: alice
         ).text

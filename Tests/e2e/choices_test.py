@@ -12,6 +12,8 @@ Scenarios (each reported on its own; the run fails if any fails):
   choose        the title typed, "Choose…" (a GET of the form's values) shows the page of matches;
                 a search there, then a match, comes back to the form with the key set, the title
                 kept and the choice named; saved, the row's page
+  in-place      editing mode (/loans?editing=1): a row's form opened in place by the script suggests
+                matches too
 Every scenario also fails on a SEVERE browser console message.
 
 Needs what browser_test.py needs.
@@ -108,7 +110,18 @@ def scenario_choose(b: Browser, args, state: dict):
     expect("Earthsea" in b.driver.find_element(By.TAG_NAME, "main").text, "the new row's page shows its title")
 
 
-SCENARIOS = [("suggestions", scenario_suggestions), ("choose", scenario_choose)]
+def scenario_in_place(b: Browser, args, state: dict):
+    sign_in(b, state)
+    b.get("/loans?editing=1")
+    b.driver.find_element(By.CSS_SELECTOR, "#row-1 a.editing-edit").click()
+    field = b.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#row-1 input#field-person_id"), "row 1's form in place")[0]
+    field.clear()
+    field.send_keys("0099")
+    b.wait(lambda d: b.count("#row-1 datalist option") == 1 and b.count('#row-1 datalist option[value="99"]') == 1,
+           "the one suggestion for 0099 in the form opened in place")
+
+
+SCENARIOS = [("suggestions", scenario_suggestions), ("choose", scenario_choose), ("in-place", scenario_in_place)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,9 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     private var notUndoable: Set<String> = []
     /// The foreign keys' choices, read once a request, when a form first needs them.
     private lazy var choices: [String: [(String, String)]] = (try? App.choices(for: list, lists: lists, in: database)) ?? [:]
+    /// The foreign keys found by searching (into tables too long to list), looked at once a request:
+    /// every row's Edit control asks for its form.
+    private lazy var searched: [String: App.SearchedKey] = (try? App.searchedKeys(of: list, lists: lists, in: database)) ?? [:]
 
     init(
         list: TableList, lists: DatabaseLists, database: Database, writer: DatabaseWriter, context: ListContext, version: String?? = nil,
@@ -75,7 +78,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
         let searches = try? App.choiceSearches(
             for: list, lists: lists, in: database, values: texts,
             chooseAction: ListRoute.percentEncodedPath(list.path) + "/" + Self.percentEncodedSegment(identifier(forRowAt: indexPath)) + "/-/choose",
-            carried: ["_version": version(forRowAt: indexPath) ?? ""])
+            carried: ["_version": version(forRowAt: indexPath) ?? ""], searched: searched, naming: false)
         return TableForm(list: list, editing: true, values: texts, choices: choices, searches: searches ?? [:])
     }
 
@@ -83,7 +86,8 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     public func insertForm(inSection section: Int) -> (any FormController)? {
         guard section == numberOfSections - 1 else { return nil }
         let searches = try? App.choiceSearches(
-            for: list, lists: lists, in: database, values: [:], chooseAction: ListRoute.percentEncodedPath(list.path) + "/-/choose")
+            for: list, lists: lists, in: database, values: [:], chooseAction: ListRoute.percentEncodedPath(list.path) + "/-/choose",
+            searched: searched)
         return TableForm(list: list, editing: false, values: [:], choices: choices, searches: searches ?? [:])
     }
 

@@ -87,18 +87,19 @@ extension App {
     }
 
     /// The search field of each such key for a form showing `values`: where its script fetches
-    /// matches, where "Choose…" goes (`chooseAction`, with `carried` besides the fields), and what
-    /// the current value is called.
+    /// matches, where "Choose…" goes (`chooseAction`, with `carried` besides the fields), and, when
+    /// `naming`, what the current value is called (one lookup a key: a list's rows in editing mode,
+    /// whose cells name it already, leave it out).
     static func choiceSearches(
         for list: TableList, lists: DatabaseLists, in database: Database, values: [String: String], chooseAction: String,
-        carried: [String: String] = [:]
+        carried: [String: String] = [:], searched given: [String: SearchedKey]? = nil, naming: Bool = true
     ) throws -> [String: ChoiceSearch] {
         var searches: [String: ChoiceSearch] = [:]
-        for (column, searched) in try searchedKeys(of: list, lists: lists, in: database) {
+        for (column, searched) in try given ?? searchedKeys(of: list, lists: lists, in: database) {
             let source =
                 ListRoute.percentEncodedPath(list.path) + "/-/choose.json?_choose="
                 + PercentEncoding.encoded(column, keeping: PercentEncoding.isUnreserved)
-            let title = try values[column].flatMap { value in value.isEmpty ? nil : try label(of: value, for: searched, in: database) }
+            let title = try values[column].flatMap { value in !naming || value.isEmpty ? nil : try label(of: value, for: searched, in: database) }
             searches[column] = ChoiceSearch(source: source, chooseAction: chooseAction, carried: carried, selectedTitle: title)
         }
         return searches

@@ -74,14 +74,14 @@ test-reliability: release ## Garbage on the socket, slow clients, clients that v
 test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced
 	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
 
-test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's) and PostgresLiveListTests (live lists across two replicas), against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
+test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's), PostgresLiveListTests (live lists across two replicas) PostgresWriteTests (writes as a role whose grants decide) and PostgresSecretColumnTests, against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
 	@.ci/install-apt postgresql-15 openssl
 	@cluster=$$(mktemp -d "$${TMPDIR:-/tmp}/cellar-postgres.XXXXXX"); \
 	trap 'Tests/postgres/cluster.sh stop "$$cluster" || true; rm -rf "$$cluster"' EXIT; \
 	url=$$(Tests/postgres/cluster.sh start "$$cluster" $(POSTGRES_PORT)); \
 	echo "== PostgreSQL test cluster in $$cluster on 127.0.0.1:$(POSTGRES_PORT)"; \
 	$(SWIFT) build --build-tests || exit 1; \
-	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests; do \
+	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests PostgresWriteTests PostgresSecretColumnTests; do \
 	  CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --skip-build --filter $$suite || exit 1; \
 	done
 

@@ -115,4 +115,25 @@ import Testing
         #expect(try served.rows("SELECT title, person_id FROM loans WHERE id = 1") == [[.text("Dune Messiah"), .integer(7)]])
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
+
+    /// A form with a secret column offers no GET step: it would put the secret in an address.
+    @Test func aFormWithASecretHasNoGetStepAndTheStepCarriesNoSecret() throws {
+        var configuration = DatabaseConfiguration()
+        var loans = DatabaseConfiguration.Table()
+        loans.secret = ["note"]
+        configuration.tables["loans"] = loans
+        let served = try DatabaseWriteTestServer(sql: Self.sql, configuration: configuration)
+        let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")
+        let form = try DatabaseWriteFormTests.send(served, "GET", "/loans/-/new", cookie: alice).text
+        #expect(form.contains(#"data-choices="/loans/-/choose.json?_choose=person_id""#), "\(form)")
+        #expect(!form.contains("field-choose"))
+        // Asked for anyway, the page of matches and the form it leads back to drop the secret.
+        let step = try DatabaseWriteFormTests.send(
+            served, "GET", "/loans/-/choose?title=T&note=hunter2&_choose=person_id&q=0042", cookie: alice
+        ).text
+        #expect(step.contains(#"href="/loans/-/new?title=T&amp;person_id=42">"#), "\(step)")
+        #expect(!step.contains("hunter2"))
+        let back = try DatabaseWriteFormTests.send(served, "GET", "/loans/-/new?note=hunter2", cookie: alice).text
+        #expect(!back.contains(#"value="hunter2""#), "\(back.components(separatedBy: "hunter2").first?.suffix(300) ?? "")")
+    }
 }

@@ -94,13 +94,16 @@ extension App {
         for list: TableList, lists: DatabaseLists, in database: Database, values: [String: String], chooseAction: String,
         carried: [String: String] = [:], searched given: [String: SearchedKey]? = nil, naming: Bool = true
     ) throws -> [String: ChoiceSearch] {
+        // "Choose…" would put every field of the form in an address, a secret's too: none then.
+        let hasSecret = TableForm.columns(of: list, editing: false).contains { list.isSecret($0) }
         var searches: [String: ChoiceSearch] = [:]
         for (column, searched) in try given ?? searchedKeys(of: list, lists: lists, in: database) {
             let source =
                 ListRoute.percentEncodedPath(list.path) + "/-/choose.json?_choose="
                 + PercentEncoding.encoded(column, keeping: PercentEncoding.isUnreserved)
             let title = try values[column].flatMap { value in !naming || value.isEmpty ? nil : try label(of: value, for: searched, in: database) }
-            searches[column] = ChoiceSearch(source: source, chooseAction: chooseAction, carried: carried, selectedTitle: title)
+            searches[column] = ChoiceSearch(
+                source: source, chooseAction: hasSecret ? nil : chooseAction, carried: carried, selectedTitle: title)
         }
         return searches
     }
@@ -169,7 +172,7 @@ extension App {
         let field = list.columnIndex(named: searched.column).map { list.labels[$0] } ?? searched.column
         page.title = "Choose \(field)"
         // The form's values, as the GET step carried them: they go back to the form.
-        let fields = Set(TableForm.columns(of: list, editing: editing).map { list.columns[$0].name })
+        let fields = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
         var kept: [(String, String)] = []
         if editing, let version = request.query["_version"] { kept.append(("version", version)) }
         for item in request.query where fields.contains(item.name) && item.name != searched.column && !kept.contains(where: { $0.0 == item.name }) {
@@ -222,9 +225,9 @@ extension App {
 
 extension App {
     /// The form's values a GET carries (the foreign-key search's page sending the form back), by
-    /// column: only the form's fields, never the edit's `version`.
+    /// column: only the form's fields, never a secret's nor the edit's `version`.
     static func sentValues(_ request: Request, of list: TableList, editing: Bool) -> [String: String] {
-        let fields = Set(TableForm.columns(of: list, editing: editing).map { list.columns[$0].name })
+        let fields = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
         var values: [String: String] = [:]
         for item in request.query where fields.contains(item.name) && values[item.name] == nil && !(editing && item.name == "version") {
             values[item.name] = item.value

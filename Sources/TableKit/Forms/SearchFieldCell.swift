@@ -22,18 +22,20 @@ public final class SearchFieldCell: FieldCell {
         FieldCell.writeTextAttributes(of: field, into: &html)
         html.raw("><datalist id=\"")
         FieldCell.writeID(of: field, "-choices\"></datalist>", into: &html)
-        html.raw("<button class=\"button field-choose\" type=\"submit\" name=\"_choose\"")
-        html.attribute("value", field.name)
-        html.raw(" formmethod=\"get\"")
-        html.attribute("formaction", search.chooseAction)
-        html.raw(" formnovalidate>Choose…<span class=\"visually-hidden\"> ")
-        html.text(field.label)
-        html.raw("</span></button>")
-        for (name, value) in search.carried.sorted(by: { $0.key < $1.key }) {
-            html.raw("<input type=\"hidden\"")
-            html.attribute("name", name)
-            html.attribute("value", value)
-            html.raw(">")
+        if let chooseAction = search.chooseAction {
+            html.raw("<button class=\"button field-choose\" type=\"submit\" name=\"_choose\"")
+            html.attribute("value", field.name)
+            html.raw(" formmethod=\"get\"")
+            html.attribute("formaction", chooseAction)
+            html.raw(" formnovalidate>Choose…<span class=\"visually-hidden\"> ")
+            html.text(field.label)
+            html.raw("</span></button>")
+            for (name, value) in search.carried.sorted(by: { $0.key < $1.key }) {
+                html.raw("<input type=\"hidden\"")
+                html.attribute("name", name)
+                html.attribute("value", value)
+                html.raw(">")
+            }
         }
         html.raw("</div>")
         if let title = search.selectedTitle {

@@ -21,7 +21,7 @@ struct FormResponder<Value: Decodable>: Sendable {
             let form = FormTable(try makeForm(request))
             guard request.method == .post else {
                 return try FormPage(title: title, path: path, action: FormPage.action(of: request), form: form, errors: [:]).response(
-                    status: .ok, site: app.site, registry: app.registry)
+                    status: .ok, site: app.siteLayout(for: request), registry: app.registry)
             }
             return try post(request, form: form)
         }
@@ -37,7 +37,7 @@ struct FormResponder<Value: Decodable>: Sendable {
             // A script that posted JSON reads JSON, whatever its Accept says.
             var asksForJSON = request
             asksForJSON.headers.replaceOrAdd(name: "Accept", value: "application/json")
-            return ErrorPages.response(for: error, request: asksForJSON, site: app.site)
+            return ErrorPages.response(for: error, request: asksForJSON, site: app.siteLayout(for: request))
         }
         let answersJSON = submission.isJSON || request.prefersJSON
         var fields: [String: FormField] = [:]
@@ -74,7 +74,7 @@ struct FormResponder<Value: Decodable>: Sendable {
         }
         let shown = form.filled(values: submission.values, errors: errors)
         return try FormPage(title: title, path: path, action: action, form: shown, errors: errors).response(
-            status: status, site: app.site, registry: app.registry)
+            status: status, site: app.siteLayout(for: request), registry: app.registry)
     }
 
     /// The field a decoding error is about, with a message that says what to fix; an error about a

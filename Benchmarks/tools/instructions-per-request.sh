@@ -10,6 +10,10 @@
 # READY is the path polled until the server answers (default /healthz; /hello for c-mhd).
 # HEADER='Name: value' adds a header field to every request (a session: HEADER="Cookie: cellar_session=…";
 # the server reads CELLAR_CONFIG and CELLAR_SECRET from the environment).
+# METHOD and BODY make the requests another method with a body (sent as application/json):
+# METHOD=POST BODY='{"row": {"name": "a"}}' for the write API. SERVE_ARGS are added to `serve`
+# (word-split: --database FILE --writable --config FILE); BEFORE_RUN is a shell command run before
+# each of the two servers starts (a fresh copy of a database file).
 # KEEP=DIR keeps both callgrind outputs there, and prints the functions whose own instructions
 # grew the most per request (where the requests' instructions go).
 # SIM=1 also simulates the caches and branch predictors (callgrind's models, not this CPU's) and
@@ -33,13 +37,19 @@ import os, re, socket, sys
 port, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 connection = socket.create_connection(("127.0.0.1", port))
 extra = os.environ.get("HEADER", "")
-request = (f"GET {path} HTTP/1.1\r\nHost: localhost\r\n" + (extra + "\r\n" if extra else "") + "\r\n").encode()
+method, body = os.environ.get("METHOD", "GET"), os.environ.get("BODY", "").encode()
+if body:
+    extra += ("\r\n" if extra else "") + f"Content-Type: application/json\r\nContent-Length: {len(body)}"
+request = (f"{method} {path} HTTP/1.1\r\nHost: localhost\r\n" + (extra + "\r\n" if extra else "") + "\r\n").encode() + body
 for _ in range(count):
     connection.sendall(request)
     data = b""
     while b"\r\n\r\n" not in data:
         data += connection.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    if not 200 <= status < 300:
+        sys.exit(f"{path} answered {status}: {body[:300]!r}")
     length = re.search(rb"(?i)content-length: (\d+)", head)
     if not length:
         sys.exit(f"no Content-Length in the answer to {path} (a streamed page?)")
@@ -48,9 +58,11 @@ for _ in range(count):
 PY
 }
 run() {
-    HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind "${simulate[@]}" --collect-atstart=no --toggle-collect=start_thread --callgrind-out-file="$work/$1.out" "$work/server" serve >"$work/$1.log" 2>&1 &
+    [ -n "${BEFORE_RUN:-}" ] && bash -c "$BEFORE_RUN"
+    # shellcheck disable=SC2086
+    HOST=127.0.0.1 PORT=$port valgrind --tool=callgrind "${simulate[@]}" --collect-atstart=no --toggle-collect=start_thread --callgrind-out-file="$work/$1.out" "$work/server" serve ${SERVE_ARGS:-} >"$work/$1.log" 2>&1 &
     local server=$!
-    for _ in $(seq 120); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
+    for _ in $(seq 600); do curl -sf -o /dev/null "http://127.0.0.1:$port$ready" && break; sleep 0.5; done
     client "$1"
     kill -INT "$server"
     wait "$server" || true

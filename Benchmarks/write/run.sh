@@ -14,7 +14,8 @@
 # synchronous=NORMAL (Cellar's) and, for information, FULL. Medians over the rounds; the ratios
 # Cellar ÷ Datasette and Cellar ÷ C are taken within a round, then their median.
 # Bars (issue #38): ≥ 10× Datasette, ≥ 1/3 of the C loop with the same durability.
-# Results: stdout and .build/writebench/results-<date>.md.
+# Results: stdout and .build/writebench/results-<date>.md. Then, for information, the same writes
+# over PostgreSQL (postgres.sh), when its binaries are there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/Benchmarks/write
@@ -181,3 +182,8 @@ done
     echo
     echo "Each round: $(for k in "${!got[@]}"; do printf '%s=[%s| %s] ' "$k" "${got[$k]}" "${cpu[$k]}"; done)"
 } | tee "$results"
+
+# For information: the same writes over PostgreSQL, when it is installed (POSTGRES=0 skips them).
+if [ "${POSTGRES:-1}" != 0 ]; then
+    WRITEBENCH_LOCKED=1 ROUNDS=$ROUNDS DURATION=$DURATION CONNS=$CONNS "$here/postgres.sh" | tee -a "$results"
+fi

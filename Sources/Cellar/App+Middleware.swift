@@ -28,7 +28,7 @@ extension App {
         middlewareChain(around: makeServingRouter())
     }
 
-    /// `responder` inside the app's middleware (``crossOriginProtection`` first, then sign-in when
+    /// `responder` inside the app's middleware (``crossOriginResourceSharing`` when on, then ``crossOriginProtection``, then sign-in when
     /// the app signs people in, then what ``use(_:)`` added); `responder` itself when there is none.
     func middlewareChain(around responder: any HTTPResponder) -> any HTTPResponder {
         // Sign-in between the two: a forged request is refused before any session is read, and the
@@ -38,7 +38,8 @@ extension App {
         if let control = accessControl, crossOrigin != nil, crossOrigin?.isExempt == nil {
             crossOrigin?.isExempt = { control.hasVerifiedToken($0) }
         }
-        let chain: [any Middleware] = (crossOrigin.map { [$0] } ?? []) + (signInMiddleware().map { [$0] } ?? []) + middleware
+        let chain: [any Middleware] =
+            (crossOriginResourceSharing.map { [$0] } ?? []) + (crossOrigin.map { [$0] } ?? []) + (signInMiddleware().map { [$0] } ?? []) + middleware
         return chain.isEmpty ? responder : MiddlewareChain(chain, around: responder)
     }
 }

@@ -127,6 +127,9 @@ public final class App: @unchecked Sendable {
     /// ``CrossOriginProtection``): on by default, the outermost middleware. Set its
     /// `trustedOrigins` to let another site of yours post here; nil turns the protection off.
     public var crossOriginProtection: CrossOriginProtection? = CrossOriginProtection()
+    /// Lets pages on other sites read the JSON API (``CrossOriginResourceSharing``, `--cors`):
+    /// nil (the default) sends no CORS headers. Outermost, so that a preflight needs no sign-in.
+    public var crossOriginResourceSharing: CrossOriginResourceSharing?
     /// The headers every response gets unless it sets them itself (``ServerConfiguration/defaultHeaders``,
     /// which `App.run` gives the server). Their `Content-Security-Policy` says `frame-ancestors
     /// 'none'`: no page of the site can be shown in a frame of another (clickjacking); change the

@@ -141,8 +141,19 @@ extension App {
             let paths = access.unviewable(tables.map(\.path), by: request)
             return paths.isEmpty ? [] : Set(tables.filter { paths.contains($0.path) }.map(\.name))
         }
+        let secret = lists.flatMap { list in list.secretColumnNames.map { UnreadableTables.secretKey(table: list.schema.name, column: $0) } }
         switch database.engine {
         case .postgres(let pool):
+            // PostgreSQL has no authorizer to read a column as NULL, and a statement's text is not
+            // parsed here: with secret columns, no one's SQL runs (canned queries are the operator's).
+            let secretNames = lists.flatMap { list in list.secretColumnNames.map { list.schema.name + "." + $0 } }
+            if sqlPage, !secretNames.isEmpty {
+                logger.warning(
+                    "/-/query is off: on PostgreSQL Cellar cannot keep a statement from reading a secret column",
+                    metadata: ["database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))"])
+                guard !configuration.queries.isEmpty else { return nil }
+                return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), false)
+            }
             let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
             if !reach.isEmpty {
                 logger.warning(
@@ -153,7 +164,9 @@ extension App {
             return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage && reach.isEmpty)
         case .sqlite:
             do {
-                return (try QueryRunner(path: database.path, timeLimit: database.options.timeLimit, unreadableTables: unreadable), sqlPage)
+                let runner = try QueryRunner(
+                    path: database.path, timeLimit: database.options.timeLimit, unreadableTables: unreadable, secretColumns: Set(secret))
+                return (runner, sqlPage)
             } catch {
                 throw DatabaseOpenError(path: database.path, underlying: error)
             }
@@ -227,16 +240,16 @@ extension App {
         ) { context in
             let (list, lists, version) = try catalog.list(named: name, seenBy: context.request, access: app.accessControl)
             let controller: DatabaseListController
-            if writable, let writer = database.writer {
+            if writable, database.isWritable {
                 // A writable table's list takes editing mode's changes, and has the others told.
                 let others = lists.byName.values.map(\.path).filter { $0 != list.path }
                 let tell = { @Sendable in for path in others { app.watchers.listDidChange(at: path) } }
                 controller =
                     list.isSearchable
                     ? try SearchableEditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+                        list: list, lists: lists, database: database, context: context, version: version, otherListsDidChange: tell)
                     : try EditableDatabaseListController(
-                        list: list, lists: lists, database: database, writer: writer, context: context, version: version, otherListsDidChange: tell)
+                        list: list, lists: lists, database: database, context: context, version: version, otherListsDidChange: tell)
             } else {
                 controller =
                     list.isSearchable
@@ -280,12 +293,12 @@ extension App {
     private func mountWritable(_ list: TableList, catalog: DatabaseCatalog, settings: DatabaseConfiguration.Table?) -> String? {
         guard list.schema.kind == .table else { return "a view" }
         let reason = list.readOnlyReason(settings: settings, in: catalog.database)
-        if let reason, catalog.database.writer != nil, settings?.writable != false {
+        if let reason, catalog.database.isWritable, settings?.writable != false {
             logger.warning("\(reason)", metadata: ["table": "\(list.schema.name)"])
         }
         // Without --writable the API still answers, to say so.
         mountWriteAPI(list, catalog: catalog, readOnly: reason)
-        guard catalog.database.writer != nil else { return "the database is served read-only" }
+        guard catalog.database.isWritable else { return "the database is served read-only" }
         if reason == nil { mountWriteForms(list, catalog: catalog) }
         return reason
     }

@@ -65,9 +65,9 @@ final class CSVStream: ResponseBodyProducer {
             try fetchBatch()
         } else {
             headerWritten = true
-            Self.appendHeader(list.columns.map(\.name), to: &buffer)
+            Self.appendHeader(list.visibleColumns.map { list.columns[$0].name }, to: &buffer)
         }
-        Self.appendRows(rows, columns: list.columns.count, to: &buffer)
+        Self.appendRows(rows, columns: list.visibleColumns, to: &buffer)
         return !finished
     }
 
@@ -79,9 +79,14 @@ final class CSVStream: ResponseBodyProducer {
     /// Each row's first `columns` values, a line each: text as ``CSVFields`` writes it (quoted
     /// where it must be, a formula disarmed), numbers as they are, blobs in base64.
     static func appendRows(_ rows: FetchedRows, columns: Int, to buffer: inout [UInt8]) {
+        appendRows(rows, columns: Array(0..<columns), to: &buffer)
+    }
+
+    /// Each row's values of `columns`, in that order (a list's without its secret columns).
+    static func appendRows(_ rows: FetchedRows, columns: [Int], to buffer: inout [UInt8]) {
         for row in 0..<rows.count {
-            for column in 0..<columns {
-                if column > 0 { CSVFields.appendSeparator(to: &buffer) }
+            for (place, column) in columns.enumerated() {
+                if place > 0 { CSVFields.appendSeparator(to: &buffer) }
                 switch rows.value(row: row, column: column) {
                 case .null: break
                 case .integer(let integer): CSVFields.appendPlain(String(integer).utf8, to: &buffer)

@@ -14,7 +14,8 @@ import MicroHTTP
 /// Cellar never writes to it unless ``DatabaseOptions/writable`` says so: every SQLite connection
 /// it reads through is opened read-only, and every PostgreSQL read is a `READ ONLY` transaction (a
 /// role with SELECT rights alone is enough). Served writable, a SQLite file's changes go through
-/// one ``DatabaseWriter``.
+/// one ``DatabaseWriter``, a PostgreSQL database's through pooled read-write transactions as the
+/// URL's role (``tableWriter(for:)``).
 public final class Database: Sendable {
     /// The SQLite file's path, or the PostgreSQL connection's description, its password redacted.
     public let path: String

@@ -193,14 +193,33 @@ final class DatabaseCatalog: Sendable {
         return all
     }
 
+    /// The columns of a SQLite view that show a table's secret column; none for a table, or over PostgreSQL.
+    private static func secretColumns(shownBy view: TableSchema, in database: Database, file: DatabaseConfiguration) throws -> [String] {
+        guard view.kind == .view, case .sqlite(let pool) = database.engine else { return [] }
+        let secret = Set(file.tables.flatMap { name, table in table.secret.map { UnreadableTables.secretKey(table: name, column: $0) } })
+        guard !secret.isEmpty else { return [] }
+        return try pool.withConnection { connection in try SecretViewColumns.of(view, secret: secret, on: connection, in: file) }
+    }
+
     /// A table's list, its label column chosen from its rows unless configured or given.
     private static func makeList(
         _ table: TableSchema, _ entry: Mounted, in schema: DatabaseSchema, database: Database, file: DatabaseConfiguration,
         cells: DatabaseCellProvider?, linkTargets: Set<String>?, label: LabelColumn.Choice? = nil
     ) throws -> TableList {
-        let choice = try label ?? (entry.settings?.labelColumn == nil ? .sampled(LabelColumn.choose(for: table, in: database)) : .unsampled)
+        var settings = entry.settings
+        // A SQLite view that shows a secret column as it is keeps it secret too (``SecretViewColumns``).
+        let shown = try secretColumns(shownBy: table, in: database, file: file)
+        if !shown.isEmpty {
+            var widened = settings ?? DatabaseConfiguration.Table()
+            widened.secret += shown.filter { !widened.secret.contains($0) }
+            settings = widened
+        }
+        let choice =
+            try label
+            ?? (settings?.labelColumn == nil
+                ? .sampled(LabelColumn.choose(for: table, in: database, secret: settings?.secret ?? [])) : .unsampled)
         return try TableList(
-            schema: table, path: entry.path, tableNames: linkTargets ?? Set(schema.tables.map(\.name)), configuration: entry.settings, in: file,
+            schema: table, path: entry.path, tableNames: linkTargets ?? Set(schema.tables.map(\.name)), configuration: settings, in: file,
             cells: cells, dialect: database.dialect, label: choice)
     }
 }

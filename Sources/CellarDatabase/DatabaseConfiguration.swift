@@ -22,6 +22,7 @@ import Yams
 ///     page_size: 50
 ///     layout: columns                     # rows as a table (default), or cells
 ///     facets: [status, category_id]       # each column's most common values, counted above the list
+///     secret: [api_key]                   # written, never read back: in no page, JSON, CSV or query answer
 ///     sections: category_id               # rows grouped by a column: header and count
 ///     cells:                              # the cell provider, as data
 ///       column: status
@@ -60,6 +61,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
         /// `order: position`: the integer column that holds each row's place, by which the list is
         /// sorted when no `sort` is given and which editing mode's moves rewrite.
         public var order: String?
+        /// `secret: [password_hash]`: columns whose values are written (forms, the write API) but
+        /// never read back — in no page, JSON, CSV, facet, filter, sort or `/-/query` answer.
+        public var secret: [String] = []
         public init() {}
     }
 
@@ -268,7 +272,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
                 node, key: key,
                 allowed: [
                     "title", "description", "columns", "labels", "label", "sort", "page_size", "sections", "cells", "search", "layout", "facets",
-                    "writable", "order",
+                    "writable", "order", "secret",
                 ])
             var table = Table()
             if let value = keys["title"] { table.title = try string(value, key: key + ".title") }
@@ -283,6 +287,7 @@ public struct DatabaseConfiguration: Sendable, Equatable {
             if let value = keys["sections"] { table.sections = try string(value, key: key + ".sections") }
             if let value = keys["order"] { table.order = try string(value, key: key + ".order") }
             if let value = keys["facets"] { table.facets = try strings(value, key: key + ".facets") }
+            if let value = keys["secret"] { table.secret = try strings(value, key: key + ".secret") }
             if let value = keys["writable"] {
                 switch value.scalar?.string {
                 case "true": table.writable = true

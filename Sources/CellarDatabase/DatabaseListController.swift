@@ -306,7 +306,7 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting, For
     public func detail(forRowAt indexPath: IndexPath) -> RowDetail? {
         let row = flatRow(indexPath)
         let page = page
-        let fields = list.columns.indices.map { column in
+        let fields = list.visibleColumns.map { column in
             RowDetail.Field(
                 list.labels[column], page.text(row: row, column: column), link: page.link(row: row, column: column),
                 isNull: page.rows.databaseValue(row: row, column: column) == .null)
@@ -328,7 +328,8 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting, For
     public func item(forRowAt indexPath: IndexPath) -> (any Encodable)? {
         let row = flatRow(indexPath)
         let rows = page.rows
-        return DatabaseRowItem(names: list.columns.map(\.name), values: list.columns.indices.map { rows.databaseValue(row: row, column: $0) })
+        let columns = list.visibleColumns
+        return DatabaseRowItem(names: columns.map { list.columns[$0].name }, values: columns.map { rows.databaseValue(row: row, column: $0) })
     }
 
     public func writeItem(forRowAt indexPath: IndexPath, into json: inout JSONWriter) -> Bool {

@@ -5,14 +5,15 @@ import TableKit
 /// A writable table's list (served `--writable`), as a data source in editing mode: delete with
 /// Undo, edit a row in place with the schema's form (``TableForm``), insert at the end, and, for a
 /// table with a position column (YAML `order: position`), move rows. Each change goes through
-/// ``TableWriter`` as one transaction, checked against the version of the row the page showed.
+/// the database's ``TableWriting`` (SQLite's or PostgreSQL's) as one transaction, checked against
+/// the version of the row the page showed.
 ///
 /// A subclass rather than the read-only list's own conformance: Cellar offers editing mode to
 /// the lists whose controller is editable, and a view or a read-only table must never be one.
 /// Cellar checks the actor's permission (insert, update, delete) before any call here and shows
 /// only the controls it allows.
 class EditableDatabaseListController: DatabaseListController, EditableTableController {
-    let writer: TableWriter
+    let writer: any TableWriting
     /// Tells the watchers of the database's other lists, after a write (a cascade, a label): Cellar
     /// tells this list's own once the commit returns.
     private let otherListsDidChange: @Sendable () -> Void
@@ -22,10 +23,10 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     private lazy var choices: [String: [(String, String)]] = (try? App.choices(for: list, lists: lists, in: database)) ?? [:]
 
     init(
-        list: TableList, lists: DatabaseLists, database: Database, writer: DatabaseWriter, context: ListContext, version: String?? = nil,
+        list: TableList, lists: DatabaseLists, database: Database, context: ListContext, version: String?? = nil,
         otherListsDidChange: @escaping @Sendable () -> Void
     ) throws {
-        self.writer = TableWriter(list: list, writer: writer)
+        self.writer = try database.tableWriter(for: list)
         self.otherListsDidChange = otherListsDidChange
         try super.init(list: list, lists: lists, database: database, context: context, version: version)
     }
@@ -85,11 +86,14 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
             let identifier = identifier(forRowAt: indexPath)
             let row = values(at: indexPath)
             let deleted = try written { try writer.delete(key: try key(at: indexPath), expectedVersion: expectedVersion(at: indexPath)) }
-            // A blob is not in the form, and an empty text would come back as NULL: no Undo could put them back.
-            let formCannotCarry = row.contains { value in
-                if case .blob = value { return true }
-                return value == .text("")
-            }
+            // A blob is not in the form, an empty text would come back as NULL, and a secret is
+            // never read: no Undo could put them back.
+            let formCannotCarry =
+                !list.secretColumns.isEmpty
+                || row.contains { value in
+                    if case .blob = value { return true }
+                    return value == .text("")
+                }
             if deleted.changedOtherRows || formCannotCarry { notUndoable.insert(identifier) }
         case .insert:
             if let identifier = context.restoring {

@@ -39,6 +39,7 @@ struct FacetRequest {
             guard let column = list.columnIndex(named: name) else {
                 throw HTTPError.badRequest("Cannot facet by “\(TableQuery.shown(name))”: \(list.title) has the columns \(list.columnNames).")
             }
+            if list.isSecret(column) { throw TableList.secretRefusal(name, for: "count rows by (a facet)") }
             if !columns.contains(column) { columns.append(column) }
         }
         guard columns.count <= Self.maximumFacets else {

@@ -12,9 +12,8 @@ struct FilterOperator: Equatable, Sendable {
         case number, text, date, other
 
         init(_ column: ColumnSchema) {
-            let type = column.declaredType.uppercased()
             // Before the affinity: SQLite gives `DATE` and `DATETIME` numeric affinity.
-            if type.contains("DATE") || type.contains("TIME") {
+            if column.holdsDates {
                 self = .date
                 return
             }

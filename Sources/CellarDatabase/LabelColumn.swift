@@ -36,8 +36,9 @@ enum LabelColumn {
     }
 
     /// The first candidate that names rows in the table's first ``sampleSize`` rows, or nil.
-    static func choose(for schema: TableSchema, in database: Database) throws -> Int? {
-        let candidates = candidates(of: schema)
+    static func choose(for schema: TableSchema, in database: Database, secret: [String] = []) throws -> Int? {
+        // A secret column labels nothing: its values would be in every link.
+        let candidates = candidates(of: schema).filter { !secret.contains(schema.columns[$0].name) }
         guard !candidates.isEmpty else { return nil }
         // A candidate that is the key alone labels nothing the key does not.
         let usable = candidates.filter { !(schema.primaryKey == [schema.columns[$0].name]) }

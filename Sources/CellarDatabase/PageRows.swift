@@ -58,8 +58,10 @@ final class PageRows: Sendable {
     /// `{"$base64": …}`), the names escaped once per list (``TableList/jsonKeys``).
     func writeItem(row: Int, into json: inout JSONWriter) {
         json.raw("{")
-        for column in list.columns.indices {
-            if column > 0 { json.raw(",") }
+        var first = true
+        for column in list.columns.indices where !list.isSecret(column) {
+            if !first { json.raw(",") }
+            first = false
             list.jsonKeys[column].withUnsafeBufferPointer { json.unsafeRaw(bytes: $0) }
             switch rows.value(row: row, column: column) {
             case .null: json.null()

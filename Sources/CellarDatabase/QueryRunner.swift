@@ -32,13 +32,19 @@ final class QueryRunner: Sendable {
     /// The tables a request's actor may not view, which its statements may not read (with sign-in:
     /// set by ``App/mount(_:at:configuration:indexTitle:)``).
     let unreadableTables: @Sendable (Request) -> Set<String>
+    /// The secret columns (YAML `secret:`) a SQLite statement reads as NULL, each as
+    /// ``UnreadableTables/secretKey(table:column:)`` names it. Over PostgreSQL, a database with
+    /// secret columns has no `/-/query` (``App/mount(_:at:configuration:indexTitle:)``).
+    let secretColumns: Set<String>
 
     /// Opens the first query connection to a SQLite file now, so a file that cannot be restricted stops the mount.
     init(
-        path: String, timeLimit: Double, connections: Int = 2, unreadableTables: @escaping @Sendable (Request) -> Set<String> = { _ in [] }
+        path: String, timeLimit: Double, connections: Int = 2, unreadableTables: @escaping @Sendable (Request) -> Set<String> = { _ in [] },
+        secretColumns: Set<String> = []
     ) throws(DatabaseError) {
         self.timeLimit = timeLimit
         self.unreadableTables = unreadableTables
+        self.secretColumns = secretColumns
         let pool = try ConnectionPool(path: path, maximumConnections: connections) { connection throws(DatabaseError) in
             try connection.restrictToClientQueries(valueLimit: Int32(Self.valueLimit), statementLimit: Int32(Self.statementLimit))
         }
@@ -53,6 +59,7 @@ final class QueryRunner: Sendable {
     ) {
         self.timeLimit = timeLimit
         self.unreadableTables = unreadableTables
+        self.secretColumns = []
         self.connections = .postgres(PostgresPool(info: info, maximumConnections: connections, statementTimeout: timeLimit))
     }
 
@@ -104,7 +111,7 @@ final class QueryRunner: Sendable {
         case .sqlite(let pool):
             do {
                 return try pool.withConnection { connection in
-                    try UnreadableTables.run(unreadable, on: connection) {
+                    try UnreadableTables.run(unreadable, secret: secretColumns, on: connection) {
                         try connection.withDeadline(seconds: timeLimit) {
                             try Self.read(sql, parameters: parameters, on: connection, offset: offset, limit: min(limit, Self.rowCap))
                         }

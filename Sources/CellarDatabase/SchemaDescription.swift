@@ -14,12 +14,14 @@ enum SchemaDescription {
         html.text(schema.name)
         html.raw("</caption>\n<thead><tr><th scope=\"col\">Column</th><th scope=\"col\">Type</th><th scope=\"col\">NOT NULL</th>")
         html.raw("<th scope=\"col\">Default</th><th scope=\"col\">Key</th><th scope=\"col\">References</th></tr></thead>\n<tbody>")
-        for column in schema.columns {
+        for (index, column) in schema.columns.enumerated() {
             html.raw("<tr><th scope=\"row\"><code>")
             html.text(column.name)
             html.raw("</code></th><td>")
             html.text(column.declaredType.isEmpty ? "(none)" : column.declaredType)
             if column.isGenerated { html.raw(", generated") }
+            // Its existence is schema; its values are never shown (YAML `secret:`).
+            if list.isSecret(index) { html.raw(", secret") }
             html.raw("</td><td>")
             html.raw(column.notNull ? "yes" : "")
             html.raw("</td><td>")
@@ -86,7 +88,7 @@ enum SchemaDescription {
         writeTables(of: list, lists: lists.byName, hiding: lists.hidden, into: &html)
     }
 
-    /// `{"table", "kind", "columns": [{name, type, notNull, default, primaryKey, generated}],
+    /// `{"table", "kind", "columns": [{name, type, notNull, default, primaryKey, generated, secret}],
     /// "primaryKey", "foreignKeys": [{columns, table, referencedColumns, href}], "indexes": [{name,
     /// columns, unique, origin, partial}], "links"}`.
     static func json(of list: TableList, lists: DatabaseLists) -> [UInt8] {
@@ -108,6 +110,7 @@ enum SchemaDescription {
             json.member("default", column.defaultValue)
             json.member("primaryKey", column.primaryKeyPosition > 0 ? column.primaryKeyPosition : nil)
             json.member("generated", column.isGenerated)
+            json.member("secret", list.isSecret(index))
             json.raw("}")
         }
         json.raw("]")

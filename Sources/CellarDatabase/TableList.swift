@@ -25,8 +25,11 @@ final class TableList: Sendable {
     let columnOrder: [Int]
     /// Each column's label: its name unless configured.
     let labels: [String]
-    /// What every query selects: each column, then the rowid when it is the key.
+    /// What every query selects: each column (`NULL` in a secret one's place), then the rowid
+    /// when it is the key.
     let selection: String
+    /// The columns configured `secret`: written, never read back (``TableList+Secret``).
+    let secretColumns: Set<Int>
     /// How the engine's SQL is written where SQLite's and PostgreSQL's differ.
     let dialect: SQLDialect
     /// `"table"`, quoted.
@@ -101,12 +104,21 @@ final class TableList: Sendable {
             }
             return index
         }
+        let secret = try Self.secretColumns(of: schema, configuration: configuration, in: file)
+        secretColumns = secret
+        func visible(_ name: String, _ at: String) throws(ConfigurationError) -> Int {
+            let index = try column(name, at)
+            guard !secret.contains(index) else { throw file.error(at, Self.secretMisuse(name)) }
+            return index
+        }
         title = configuration?.title ?? schema.name
         description = configuration?.description
         let quotedName = quotedIdentifier(schema.name)
         self.quotedName = quotedName
         quotedColumnNames = schema.columns.map { quotedIdentifier($0.name) }
-        var expressions = schema.columns.map { quotedName + "." + quotedIdentifier($0.name) }
+        var expressions = schema.columns.indices.map { index in
+            secret.contains(index) ? "NULL" : quotedName + "." + quotedIdentifier(schema.columns[index].name)
+        }
         var keyColumns: [Int] = []
         var keyExpressions: [String] = []
         if schema.keyIsRowID, let rowID = schema.key.first {
@@ -116,6 +128,9 @@ final class TableList: Sendable {
         } else {
             for name in schema.key {
                 guard let index = schema.columns.firstIndex(where: { $0.name == name }) else { continue }
+                if secret.contains(index) {
+                    throw file.error(key + ".secret", "“\(name)” is \(schema.name)'s key, in every link: it cannot be secret")
+                }
                 keyColumns.append(index)
                 keyExpressions.append(expressions[index])
             }
@@ -142,29 +157,29 @@ final class TableList: Sendable {
         self.keyColumns = keyColumns
         self.keyExpressions = keyColumns.isEmpty ? [] : keyExpressions
 
-        var shown = Array(schema.columns.indices)
+        var shown = schema.columns.indices.filter { !secret.contains($0) }
         if let names = configuration?.columns {
             shown = []
-            for name in names { shown.append(try column(name, key + ".columns")) }
+            for name in names { shown.append(try visible(name, key + ".columns")) }
         }
         shownColumns = shown
         var labels = schema.columns.map(\.name)
         for (name, label) in configuration?.labels ?? [:] { labels[try column(name, key + ".labels." + name)] = label }
         self.labels = labels
         if let name = configuration?.labelColumn {
-            titleColumn = try column(name, key + ".label")
+            titleColumn = try visible(name, key + ".label")
             labelColumn = titleColumn
         } else if case .sampled(let sampled) = label {
             labelColumn = sampled
             let realKey = keyColumns.count == 1 && keyColumns[0] < schema.columns.count ? keyColumns[0] : nil
-            titleColumn = sampled ?? realKey ?? Self.titleColumn(of: schema)
+            titleColumn = sampled ?? realKey ?? Self.titleColumn(of: schema, secret: secret)
         } else {
-            titleColumn = Self.titleColumn(of: schema)
+            titleColumn = Self.titleColumn(of: schema, secret: secret)
             labelColumn = titleColumn
         }
         var facetColumns: [Int] = []
         for name in configuration?.facets ?? [] {
-            let index = try column(name, key + ".facets")
+            let index = try visible(name, key + ".facets")
             if !facetColumns.contains(index) { facetColumns.append(index) }
         }
         guard facetColumns.count <= FacetRequest.maximumFacets else {
@@ -172,7 +187,7 @@ final class TableList: Sendable {
         }
         self.facetColumns = facetColumns
         let candidates = schema.columns.indices.filter { column in
-            !keyColumns.contains(column) && schema.columns[column].affinity != .blob
+            !keyColumns.contains(column) && schema.columns[column].affinity != .blob && !secret.contains(column)
         }
         if schema.kind == .table, !candidates.isEmpty {
             let expressions = candidates.map { Self.comparable(schema.columns[$0], in: quotedName) }
@@ -189,28 +204,29 @@ final class TableList: Sendable {
         for name in configuration?.sort ?? [] {
             let descending = name.hasPrefix("-")
             let columnName = descending ? String(name.dropFirst()) : name
-            _ = try column(columnName, key + ".sort")
+            _ = try visible(columnName, key + ".sort")
             sort.append(SortKey(columnName, ascending: !descending))
         }
-        positionColumn = try configuration?.order.map { name throws(ConfigurationError) in try column(name, key + ".order") }
+        positionColumn = try configuration?.order.map { name throws(ConfigurationError) in try visible(name, key + ".order") }
         if sort.isEmpty, let name = configuration?.order { sort = [SortKey(name, ascending: true)] }
         defaultSort = sort
         pageSize = configuration?.pageSize
-        sectionColumn = try configuration?.sections.map { name throws(ConfigurationError) in try column(name, key + ".sections") }
+        sectionColumn = try configuration?.sections.map { name throws(ConfigurationError) in try visible(name, key + ".sections") }
         if let rules = configuration?.cells {
-            cellRules = (try column(rules.column, key + ".cells.column"), rules.when, rules.defaultCell ?? DatabaseRowCell.reuseIdentifier)
+            cellRules = (try visible(rules.column, key + ".cells.column"), rules.when, rules.defaultCell ?? DatabaseRowCell.reuseIdentifier)
         } else {
             cellRules = nil
         }
         var links: [Int: String] = [:]
         for foreignKey in schema.foreignKeys where foreignKey.columns.count == 1 && tableNames.contains(foreignKey.referencedTable) {
-            guard let index = schema.columns.firstIndex(where: { $0.name == foreignKey.columns[0] }) else { continue }
+            guard let index = schema.columns.firstIndex(where: { $0.name == foreignKey.columns[0] }), !secret.contains(index) else { continue }
             links[index] = foreignKey.referencedTable
         }
         self.links = links
         let defaultLayout: DatabaseConfiguration.Layout = cells != nil || configuration?.cells != nil ? .cells : .columns
         usesColumns = (configuration?.layout ?? defaultLayout) == .columns
         search = try TableSearch.resolve(schema: schema, settings: configuration?.search, dialect: dialect, in: file)
+        try Self.checkSearch(search, reads: secret, of: schema, in: file)
         rowQuery =
             keyColumns.isEmpty
             ? nil
@@ -240,15 +256,16 @@ final class TableList: Sendable {
     /// A column whose name says it titles a row (`title`, `name`, `label`…), else the first text
     /// column outside the key, else the first column: without a look at the rows (``LabelColumn``
     /// looks at them).
-    static func titleColumn(of schema: TableSchema) -> Int {
+    static func titleColumn(of schema: TableSchema, secret: Set<Int> = []) -> Int {
         let names = ["title", "name", "label", "display_name", "full_name", "heading", "subject", "headline"]
+        let columns = schema.columns.indices.filter { !secret.contains($0) }
         for name in names {
-            if let index = schema.columns.firstIndex(where: { $0.name.lowercased() == name }) { return index }
+            if let index = columns.first(where: { schema.columns[$0].name.lowercased() == name }) { return index }
         }
-        if let index = schema.columns.firstIndex(where: { $0.affinity == .text && !schema.primaryKey.contains($0.name) }) {
+        if let index = columns.first(where: { schema.columns[$0].affinity == .text && !schema.primaryKey.contains(schema.columns[$0].name) }) {
             return index
         }
-        return 0
+        return columns.first ?? 0
     }
 
     /// The identifier of the cell a row gets when its rule column holds `value`.
@@ -311,7 +328,7 @@ final class DatabaseLists: Sendable {
         for list in lists {
             for key in list.schema.foreignKeys where key.columns.count == 1 && key.referencedColumns.count == 1 {
                 guard let target = byName[key.referencedTable], target.hasKey,
-                    let column = list.columnIndex(named: key.columns[0]),
+                    let column = list.columnIndex(named: key.columns[0]), !list.isSecret(column),
                     let referenced = target.columnIndex(named: key.referencedColumns[0])
                 else { continue }
                 incoming[target.schema.name, default: []].append(IncomingReference(list: list, column: column, referencedColumn: referenced))

@@ -87,6 +87,7 @@ struct TableQuery {
                 "Unknown filter “__\(Self.shown(operation))” on \(columnName): use one of \(Self.operators.map { "__" + $0 }.joined(separator: ", "))."
             )
         }
+        if list.isSecret(column) { throw TableList.secretRefusal(columnName, for: "filter rows") }
         let expression = list.quotedName + "." + quotedIdentifier(columnName)
         let schema = list.columns[column]
         switch operation {
@@ -171,6 +172,7 @@ struct TableQuery {
                     "Cannot sort by “\(Self.shown(key.name))”: \(list.title) sorts by its columns (sort=name ascending, sort=-name descending): \(list.columnNames)."
                 )
             }
+            if list.isSecret(column) { throw TableList.secretRefusal(key.name, for: "sort rows") }
             guard !terms.contains(where: { $0.column == column }) else { continue }
             terms.append(
                 OrderTerm(

@@ -33,8 +33,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// The value of the first field with this name (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        for field in fields where Self.namesEqual(field.name, name) { return field.value }
-        return nil
+        firstIndex(of: name).map { fields[$0].value }
     }
 
     /// All values for this name (case-insensitive), in order.
@@ -44,7 +43,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Whether a field with this name (case-insensitive) exists.
     public func contains(_ name: String) -> Bool {
-        fields.contains { Self.namesEqual($0.name, name) }
+        firstIndex(of: name) != nil
     }
 
     /// Appends a field, keeping any existing fields with the same name.
@@ -55,14 +54,26 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// Replaces the first field with this name and removes the others, or appends one.
     public mutating func replaceOrAdd(name: String, value: String) {
         let clean = (name: Self.sanitisedName(name), value: Self.sanitisedValue(value))
-        if let index = fields.firstIndex(where: { Self.namesEqual($0.name, name) }) {
-            fields[index] = clean
-            var next = index + 1
-            while next < fields.count {
-                if Self.namesEqual(fields[next].name, name) { fields.remove(at: next) } else { next += 1 }
-            }
-        } else {
+        guard let index = firstIndex(of: name) else {
             fields.append(clean)
+            return
+        }
+        fields[index] = clean
+        var next = index + 1
+        while let later = firstIndex(of: name, from: next) {
+            fields.remove(at: later)
+            next = later
+        }
+    }
+
+    /// The index of the first field from `start` with this name (case-insensitive). Each field is
+    /// compared where it is stored: walking the array copied every field (two strings retained
+    /// and released) for each lookup, and a request's headers are looked up a dozen times
+    /// (BENCHMARKS.md, "A signed-in request's cost, again").
+    private func firstIndex(of name: String, from start: Int = 0) -> Int? {
+        fields.withUnsafeBufferPointer { fields in
+            for index in start..<fields.count where Self.namesEqual(fields[index].name, name) { return index }
+            return nil
         }
     }
 

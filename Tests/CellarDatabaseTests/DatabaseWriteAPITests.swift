@@ -151,8 +151,9 @@ import Testing
 }
 
 /// Writers at once on one file: two servers (as two processes would be) each with several
-/// clients, and the `sqlite3` command line between them. Every acknowledged insert is there, no
-/// update is lost, and the file checks out.
+/// clients, and the `sqlite3` command line among them, adding to the same counter. Every
+/// acknowledged insert is there, no update is lost, and the file checks out. The same with real
+/// processes, `wrk` and for a minute: Tests/database/concurrent-writers.sh.
 @Suite struct ConcurrentDatabaseWriteTests {
     @Test func everyAcknowledgedChangeIsKept() throws {
         let first = try DatabaseWriteTestServer()
@@ -160,7 +161,20 @@ import Testing
         let second = try DatabaseWriteTestServer(sharing: first)
         let acknowledged = Locked<[String]>([])
         let failures = Locked<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { client in
+        let commandLineChanges = 10
+        DispatchQueue.concurrentPerform(iterations: 9) { client in
+            if client == 8 {
+                // The command line, meanwhile: a row and one more on the counter, one transaction
+                // each, which moves the row's version under the servers' clients.
+                for number in 0..<commandLineChanges {
+                    let sql = """
+                        PRAGMA busy_timeout = 20000; BEGIN IMMEDIATE; INSERT INTO books(title) VALUES ('from the command line \(number)');
+                        UPDATE tags SET n = n + 1 WHERE name = 'a,b'; COMMIT;
+                        """
+                    do { try LiveDatabaseListTests.sqlite3(first.database.path, sql) } catch { failures.withLock { $0.append("\(error)") } }
+                }
+                return
+            }
             let served = client.isMultiple(of: 2) ? first : second
             for number in 0..<25 {
                 let title = "c\(client)-\(number)"
@@ -191,13 +205,12 @@ import Testing
                     failures.withLock { $0.append("\(error)") }
                 }
             }
-            if client == 0 { try? LiveDatabaseListTests.sqlite3(first.database.path, "INSERT INTO books(title) VALUES ('from the command line');") }
         }
         #expect(failures.withLock { $0 } == [])
         let stored = Set(try first.rows("SELECT title FROM books").compactMap { row -> String? in if case .text(let t) = row[0] { t } else { nil } })
         for title in acknowledged.withLock({ $0 }) { #expect(stored.contains(title), "\(title) was acknowledged but is not there") }
-        #expect(stored.contains("from the command line"))
-        #expect(try first.rows("SELECT n FROM tags WHERE name = 'a,b'") == [[.integer(1 + 8 * 25)]])
+        for number in 0..<commandLineChanges { #expect(stored.contains("from the command line \(number)")) }
+        #expect(try first.rows("SELECT n FROM tags WHERE name = 'a,b'") == [[.integer(1 + 8 * 25 + Int64(commandLineChanges))]])
         #expect(try first.integrityCheck() == [[.text("ok")]])
     }
 }

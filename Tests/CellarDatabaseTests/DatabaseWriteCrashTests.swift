@@ -113,7 +113,8 @@ import Testing
         let output: URL
         let configuration: URL
 
-        init(_ database: TemporaryDatabase) throws {
+        /// `arguments` and `environment` are added to the command's and the test's own.
+        init(_ database: TemporaryDatabase, arguments: [String] = [], environment: [String: String] = [:]) throws {
             output = URL(fileURLWithPath: database.file("serve-\(UUID().uuidString).log"))
             configuration = URL(fileURLWithPath: database.file("cellar.yaml"))
             let hash = try PasswordHash.make(password: "crash-test-password", logCost: 10)
@@ -126,10 +127,13 @@ import Testing
             FileManager.default.createFile(atPath: output.path, contents: nil)
             let handle = try FileHandle(forWritingTo: output)
             process.executableURL = URL(fileURLWithPath: DatabaseWriteCrashTests.executable)
-            process.arguments = [
-                "serve", "--database", database.path, "--writable", "--config", configuration.path, "--port", "0", "--host", "127.0.0.1",
-            ]
-            process.environment = ProcessInfo.processInfo.environment.merging(["CELLAR_SECRET": DatabaseWriteCrashTests.secret]) { $1 }
+            process.arguments =
+                [
+                    "serve", "--database", database.path, "--writable", "--config", configuration.path, "--port", "0", "--host", "127.0.0.1",
+                ] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                environment.merging(["CELLAR_SECRET": DatabaseWriteCrashTests.secret]) { $1 }
+            ) { $1 }
             process.standardOutput = handle
             process.standardError = handle
             try process.run()

@@ -44,21 +44,26 @@ final class DatabaseWriteTestServer: @unchecked Sendable {
         try self.init(database: other.database)
     }
 
+    /// `logger`: the app's and the server's (by default one that drops all but warnings).
     convenience init(
-        sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configuration: DatabaseConfiguration? = nil,
-        configure: (inout DatabaseOptions) -> Void = { _ in }
+        sql: String = DatabaseWriteTestServer.sql, writable: Bool = true, configuration: DatabaseConfiguration? = nil, logger: Logger? = nil,
+        configure: (inout DatabaseOptions) -> Void = { _ in }, prepare: (App) -> Void = { _ in }
     ) throws {
-        try self.init(database: TemporaryDatabase(sql), sql: sql, writable: writable, configuration: configuration, configure: configure)
+        try self.init(
+            database: TemporaryDatabase(sql), sql: sql, writable: writable, configuration: configuration, logger: logger, configure: configure,
+            prepare: prepare)
     }
 
     private init(
         database: TemporaryDatabase, sql: String = DatabaseWriteTestServer.sql, writable: Bool = true,
-        configuration given: DatabaseConfiguration? = nil, configure: (inout DatabaseOptions) -> Void = { _ in }
+        configuration given: DatabaseConfiguration? = nil, logger: Logger? = nil, configure: (inout DatabaseOptions) -> Void = { _ in },
+        prepare: (App) -> Void = { _ in }
     ) throws {
         self.database = database
         var quiet = Logger(label: "cellar-database-write-test")
         quiet.logLevel = .warning
-        app = App(publicDirectory: ListTestServer.publicDirectory, logger: quiet)
+        app = App(publicDirectory: ListTestServer.publicDirectory, logger: logger ?? quiet)
+        prepare(app)
         app.showsErrorDetails = true
         let hash = try PasswordHash.make(password: "pw-alice-1", logCost: 10)
         app.access.accounts["alice"] = Account(passwordHash: hash)

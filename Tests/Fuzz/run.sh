@@ -3,7 +3,7 @@
 #   Tests/Fuzz/run.sh SECONDS [TARGET...]
 # Targets: query (QueryItems(parsing:)), static_path (StaticFiles.resolve), prototype_template
 # (PrototypeTemplate), html_writer (HTMLWriter text, attributes, urlAttribute, pathSegment), cursor
-# (a database list's ListCursor read from a URL).
+# (a database list's ListCursor read from a URL), json_reader (JSONReader, the write API's bodies).
 # Each is one harness in Harnesses/ compiled together with the module sources it needs, with
 # `swiftc -sanitize=fuzzer,address` (libFuzzer ships with the Swift toolchain: nothing to install).
 # ByteWriters, which those sources import, is built first as a module and library of its own
@@ -37,7 +37,7 @@ byte_sources=(Sources/ByteWriters/*.swift)
 
 database_sources=(Sources/CellarDatabase/ListCursor.swift Sources/CellarDatabase/SQLite/DatabaseValue.swift)
 
-all_targets=(query static_path prototype_template html_writer cursor)
+all_targets=(query static_path prototype_template html_writer cursor json_reader)
 targets=("${@:-${all_targets[@]}}")
 
 sources_for() {
@@ -47,6 +47,7 @@ sources_for() {
         prototype_template) echo "$here/Harnesses/FuzzPrototypeTemplate.swift" "${tablekit_sources[@]}" ;;
         html_writer) echo "$here/Harnesses/FuzzHTMLWriter.swift" "${byte_sources[@]}" ;;
         cursor) echo "$here/Harnesses/FuzzCursor.swift" "${database_sources[@]}" ;;
+        json_reader) echo "$here/Harnesses/FuzzJSONReader.swift" ;;
         *) echo "unknown fuzz target: $1" >&2; return 1 ;;
     esac
 }

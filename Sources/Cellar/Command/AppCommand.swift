@@ -88,6 +88,7 @@ struct Program {
         app.databaseCachesFacets = !options.noFacetCache
         app.databaseWritable = options.writableFlag || EnvironmentVariables.flag("CELLAR_WRITABLE")
         app.databaseRequiresIfMatch = options.requireIfMatchFlag || EnvironmentVariables.flag("CELLAR_REQUIRE_IF_MATCH")
+        if options.corsFlag || EnvironmentVariables.flag("CELLAR_CORS") { app.crossOriginResourceSharing = CrossOriginResourceSharing() }
         app.version = version
         app.showsErrorDetails = showsErrorDetails
         app.isDevelopment = showsErrorDetails
@@ -230,6 +231,11 @@ struct AppOptions: ParsableArguments {
         name: .customLong("require-if-match"),
         help: "Refuse (428) a write to an existing row that names no version with If-Match (env CELLAR_REQUIRE_IF_MATCH).")
     var requireIfMatchFlag = false
+
+    @Flag(
+        name: .customLong("cors"),
+        help: "Let pages on other sites read the JSON API (env CELLAR_CORS): Access-Control-Allow-Origin: * and preflight answers; never cookies.")
+    var corsFlag = false
 
     /// The query time limit named by the flag or the variable, if either is set.
     var databaseTimeLimit: Double? { timeLimitOption ?? EnvironmentVariables.string("CELLAR_QUERY_TIME_LIMIT").flatMap(Double.init) }

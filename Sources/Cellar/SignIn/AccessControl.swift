@@ -11,7 +11,7 @@ public final class AccessControl: Sendable {
     let keys: SessionKeys
     let options: SignInOptions
     let limiter: LoginRateLimiter
-    private let lists = Locked<[String]>([])
+    private let lists = Locked<[ListPath]>([])
     private let verified = VerifiedSessions()
     private let verifiedTokens = VerifiedTokens()
     /// Whether every list is viewable by anyone in the configuration in force: then no page need
@@ -53,8 +53,25 @@ public final class AccessControl: Sendable {
     /// The app's lists' paths, longest first (a detail's path starts with its list's): set by each
     /// ``App/makeRouter()``, the last of which (a deferred start's) has every list.
     var listPaths: [String] {
-        get { lists.withLock { $0 } }
-        set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count } } }
+        get { lists.withLock { $0.map(\.path) } }
+        set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count }.map(ListPath.init) } }
+    }
+
+    /// A list's path and its bytes, which the middleware compares with every request's path.
+    struct ListPath {
+        let path: String
+        let bytes: [UInt8]
+
+        init(_ path: String) {
+            self.path = path
+            bytes = Array(path.utf8)
+        }
+    }
+
+    /// Calls `body` with the lists' paths, longest first, lent under the lock (no copy of the array
+    /// for every request).
+    func withListPaths<Result>(_ body: ([ListPath]) -> Result) -> Result {
+        lists.withLock { body($0) }
     }
 
     /// 401 for a bearer token that does not verify (RFC 6750).
@@ -134,7 +151,7 @@ public final class AccessControl: Sendable {
     /// The actor a request's session cookie names, if it verifies.
     func actor(of request: Request, in configuration: AccessConfiguration) -> SignedInActor? {
         guard let session = session(of: request, in: configuration) else { return nil }
-        return SignedInActor(name: session.actor, groups: session.account.groups)
+        return SignedInActor(name: session.actor, groups: session.groups)
     }
 
     /// When the session `request`'s cookie carries was signed in, if the cookie verifies.
@@ -142,24 +159,24 @@ public final class AccessControl: Sendable {
         session(of: request, in: configuration)?.issuedAt
     }
 
-    /// The session a request's cookie carries, with its account now, if it verifies.
+    /// The session a request's cookie carries, with its account's groups now, if it verifies.
     ///
     /// A cookie that verified is remembered (``VerifiedSessions``) with the account's hash at the
     /// time: its next requests check only that it has not expired and that the hash is the same,
     /// without two HMACs and the decoding.
-    private func session(of request: Request, in configuration: AccessConfiguration) -> (actor: String, issuedAt: Int64, account: Account)? {
+    private func session(of request: Request, in configuration: AccessConfiguration) -> (actor: String, issuedAt: Int64, groups: Set<String>)? {
         guard let value = SessionCookie.find(in: request.headers["Cookie"]) else { return nil }
         let now = now()
         if let known = verified.session(for: value), let account = configuration.accounts[known.actor],
             account.passwordHash == known.passwordHash, known.issuedAt <= now + 300, now - known.issuedAt < lifetimeSeconds
         {
-            return (known.actor, known.issuedAt, account)
+            return (known.actor, known.issuedAt, account.groups)
         }
         guard let session = SessionCookie.verified(value, keys: keys, now: now, lifetime: lifetimeSeconds, accounts: configuration.accounts),
             let account = configuration.accounts[session.actor]
         else { return nil }
         verified.remember(value, VerifiedSessions.Session(actor: session.actor, issuedAt: session.issuedAt, passwordHash: account.passwordHash))
-        return (session.actor, session.issuedAt, account)
+        return (session.actor, session.issuedAt, account.groups)
     }
 
     /// The name of the actor `request` acts for, found as ``SignInMiddleware`` finds it (a bearer

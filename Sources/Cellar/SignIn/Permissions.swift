@@ -66,18 +66,27 @@ public struct Permissions: Sendable, Equatable {
             if let entry = grants[path]?[action] { return entry }
             return grantees(of: action, path: Self.listPath(of: path))
         }
-        if let path {
-            if let entry = grants[path]?[action] { return entry }
-            let name = String(path.dropFirst())
-            if !name.isEmpty, let entry = grants[name]?[action] { return entry }
+        // No grants at all (accounts without permissions): the defaults, without hashing the path
+        // three times for nothing; this runs for every request once sign-in is on.
+        if !grants.isEmpty {
+            if let path {
+                if let entry = grants[path]?[action] { return entry }
+                // The table's name: the path without its `/`, by bytes (dropping a Character
+                // runs Unicode's grapheme breaking).
+                let name = String(decoding: path.utf8.dropFirst(), as: UTF8.self)
+                if !name.isEmpty, let entry = grants[name]?[action] { return entry }
+            }
+            if let entry = grants[Self.everyList]?[action] { return entry }
         }
-        if let entry = grants[Self.everyList]?[action] { return entry }
         switch action {
-        case .view: return [Self.anyone]
-        case .query: return everyListViewableByAnyone ? [Self.anyone] : []
+        case .view: return Self.anyoneAlone
+        case .query: return everyListViewableByAnyone ? Self.anyoneAlone : []
         case .insert, .update, .delete: return []
         }
     }
+
+    /// `[anyone]`, made once: a set literal in ``grantees(of:path:)`` allocated and hashed on every request.
+    private static let anyoneAlone: Set<String> = [anyone]
 
     /// Whether `actor` (nil: not signed in) may do `action` on the list at `path` (nil: the SQL page).
     public func allows(_ actor: SignedInActor?, _ action: Action, path: String?) -> Bool {

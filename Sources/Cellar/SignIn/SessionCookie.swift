@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A session: a signed cookie that names the actor, when it signed in, and a digest of its
 /// account's password hash at that time.
 ///
@@ -43,27 +49,36 @@ struct SessionCookie: Equatable {
         return SessionCookie(actor: actor, issuedAt: issuedAt)
     }
 
-    /// The session cookie's value in a `Cookie` header, if any: a scan of the header's bytes in
-    /// place, without copying them, as it runs for every request that has cookies (BENCHMARKS.md,
-    /// "Sign-in's cost a request").
-    static func find(in header: String?) -> String? {
+    /// The session cookie's value in a `Cookie` header, if any, as a slice of the header: a scan
+    /// of the header's bytes in place, without copying them, as it runs for every request that has
+    /// cookies (BENCHMARKS.md, "Sign-in's cost a request").
+    static func find(in header: String?) -> Substring? {
         guard let header else { return nil }
-        if let found = header.utf8.withContiguousStorageIfAvailable({ find(inBytes: $0) }) { return found }
-        return Array(header.utf8).withUnsafeBufferPointer { find(inBytes: $0) }
+        let utf8 = header.utf8
+        guard
+            let range = utf8.withContiguousStorageIfAvailable({ valueRange(inBytes: $0) })
+                ?? Array(utf8).withUnsafeBufferPointer({ valueRange(inBytes: $0) })
+        else { return nil }
+        // Both ends are next to ASCII bytes (the name's `=`, a `;` or the end): scalar boundaries.
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return header[start..<utf8.index(start, offsetBy: range.count)]
     }
 
     /// `cellar_session=`, whose value ``find(in:)`` looks for.
     private static let prefix = Array((name + "=").utf8)
 
-    private static func find(inBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// Where the session cookie's value is in a `Cookie` header's bytes; each cookie's end found
+    /// by `memchr` (a byte at a time, this loop was most of a signed-in request's own cost here).
+    private static func valueRange(inBytes bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var start = 0
         while start < count {
             while start < count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-            var end = start
-            while end < count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+            let semicolon = memchr(base + start, Int32(UInt8(ascii: ";")), count - start)
+            let end = semicolon.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? count
             if end - start > prefix.count, prefix.indices.allSatisfy({ bytes[start + $0] == prefix[$0] }) {
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + prefix.count)..<end]), as: UTF8.self)
+                return (start + prefix.count)..<end
             }
             start = end + 1
         }

@@ -41,9 +41,19 @@ struct SignInMiddleware: Middleware {
         }
         var response = try next(request)
         if actor != nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-cache") }
-        let vary = response.headers["Vary"]
-        response.headers.replaceOrAdd(name: "Vary", value: vary.map { $0 + ", Cookie, Authorization" } ?? "Cookie, Authorization")
+        response.headers.replaceOrAdd(name: "Vary", value: Self.varyingOnCredentials(response.headers["Vary"]))
         return response
+    }
+
+    /// `vary` with `Cookie, Authorization` added: constants for the values the lists send, rather
+    /// than a string put together for every request.
+    static func varyingOnCredentials(_ vary: String?) -> String {
+        switch vary {
+        case nil: "Cookie, Authorization"
+        case "Accept, HX-Request": "Accept, HX-Request, Cookie, Authorization"
+        case "Accept": "Accept, Cookie, Authorization"
+        case let vary?: vary + ", Cookie, Authorization"
+        }
     }
 
     static func skipsSession(_ path: String) -> Bool {
@@ -53,7 +63,13 @@ struct SignInMiddleware: Middleware {
     /// What a request needs: `query` on the SQL page and canned queries, `view` on a list, its
     /// JSON, its rows and live updates, and on its details (`/recipes/:id`); nothing elsewhere (the app's own pages check for themselves).
     func requirement(of request: Request) -> (Action, String?)? {
-        let path = Array(request.path.utf8)
+        // The path's bytes where they are (a copy into an array allocated, for every request).
+        let path = request.path.utf8
+        if let found = path.withContiguousStorageIfAvailable({ requirement(ofPath: $0) }) { return found }
+        return Array(path).withUnsafeBufferPointer { requirement(ofPath: $0) }
+    }
+
+    private func requirement(ofPath path: UnsafeBufferPointer<UInt8>) -> (Action, String?)? {
         // `/-/query`, `/-/query.json`, `/-/queries/{name}`, under a mount's prefix too: a plain scan
         // (a generic substring search allocates, for every request).
         var index = 0
@@ -66,16 +82,15 @@ struct SignInMiddleware: Middleware {
             }
             index += 1
         }
-        // Byte compares: this runs for every request once sign-in is on.
-        for list in control.listPaths where list != "/" {
-            let name = list.utf8
-            guard path.count >= name.count, path.starts(with: name) else { continue }
-            let rest = path.dropFirst(name.count)
-            if rest.isEmpty || rest.first == UInt8(ascii: ".") { return (.view, list) }
-            // A detail (`/recipes/3`, a detail list's JSON and rows too): its own grants, or its list's.
-            if rest.first == UInt8(ascii: "/") { return (.view, rest.count > 1 ? Permissions.detailKey(of: list) : list) }
+        // Byte compares with each list's path, kept as bytes: this runs for every request once sign-in is on.
+        return control.withListPaths { lists in
+            for list in lists where list.bytes.count > 1 && path.starts(with: list.bytes) {
+                let rest = path[list.bytes.count...]
+                if rest.isEmpty || rest.first == UInt8(ascii: ".") { return (.view, list.path) }
+                // A detail (`/recipes/3`, a detail list's JSON and rows too): its own grants, or its list's.
+                if rest.first == UInt8(ascii: "/") { return (.view, rest.count > 1 ? Permissions.detailKey(of: list.path) : list.path) }
+            }
+            return nil
         }
-        return nil
     }
-
 }

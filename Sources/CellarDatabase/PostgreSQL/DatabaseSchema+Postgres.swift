@@ -31,10 +31,15 @@ extension DatabaseSchema {
             if !orderable, row[7] != .integer(1), let relation = names[table] {
                 orderable = try Self.canOrder(by: name, of: relation, on: connection, deadline: deadline)
             }
+            // An identity column: `ALWAYS` is the database's alone, as a generated column is;
+            // `BY DEFAULT` has a default, the sequence's next value.
             var defaultValue: String?
             if case .text(let text) = row[8] { defaultValue = text }
+            let identity = row[9]
+            if identity == .text("d") { defaultValue = "the identity’s next value" }
+            let generated = row[5] == .integer(1) || identity == .text("a")
             columns[table, default: []].append(
-                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), row[5] == .integer(1), orderable, defaultValue))
+                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), generated, orderable, defaultValue))
             if base == "tsvector" { textSearch[table, default: []].append(TextSearchDocument(column: name)) }
         }
         for row in try connection.query(Self.indexExpressionsSQL, deadline: deadline).rows {
@@ -135,7 +140,8 @@ extension DatabaseSchema {
 
     /// A domain's column is read as its base type. The last columns say whether the type (a
     /// domain's base) has a default B-tree operator class of its own, an order ``canOrder(by:of:on:deadline:)``
-    /// need not check, and whether it is a composite (a row type).
+    /// need not check, whether it is a composite (a row type), its default, and its identity
+    /// (`a` always, `d` by default, empty for none).
     private static let columnsSQL = """
         SELECT a.attrelid::int8, a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod),
                (CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, NULL) ELSE t.typname END)::text,
@@ -143,7 +149,7 @@ extension DatabaseSchema {
                EXISTS (SELECT 1 FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid = o.opcmethod
                        WHERE m.amname = 'btree' AND o.opcdefault
                          AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END)),
-               t.typtype = 'c', pg_catalog.pg_get_expr(d.adbin, d.adrelid)
+               t.typtype = 'c', pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
         LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = ''
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped

@@ -52,9 +52,12 @@ extension PostgresConnection {
     }
 
     private func redacted(_ error: PostgresServerError, sql: String?) -> PostgresServerError {
-        PostgresServerError(
+        var redacted = PostgresServerError(
             sqlState: error.sqlState, severity: error.severity, message: info.redacting(error.message), detail: error.detail.map(info.redacting),
             hint: error.hint.map(info.redacting), sql: sql.map(info.redacting))
+        (redacted.table, redacted.column, redacted.constraint) = (error.table, error.column, error.constraint)
+        redacted.context = error.context.map(info.redacting)
+        return redacted
     }
 
     /// Sends what libpq has queued and reads every result of the command, waiting on the socket
@@ -118,9 +121,12 @@ extension PostgresConnection {
         }
         // PG_DIAG_SQLSTATE 'C', PG_DIAG_SEVERITY_NONLOCALIZED 'V', PG_DIAG_MESSAGE_PRIMARY 'M',
         // PG_DIAG_MESSAGE_DETAIL 'D', PG_DIAG_MESSAGE_HINT 'H': character macros Swift does not import.
+        // PG_DIAG_TABLE_NAME 't', PG_DIAG_COLUMN_NAME 'c', PG_DIAG_CONSTRAINT_NAME 'n', PG_DIAG_CONTEXT 'W'.
         guard let sqlState = field("C") else { return nil }
-        return PostgresServerError(
+        var error = PostgresServerError(
             sqlState: sqlState, severity: field("V") ?? field("S") ?? "ERROR", message: field("M") ?? "", detail: field("D"), hint: field("H"))
+        (error.table, error.column, error.constraint, error.context) = (field("t"), field("c"), field("n"), field("W"))
+        return error
     }
 
     /// Waits until the connection's socket is ready for `events` or `deadline` passes: true when

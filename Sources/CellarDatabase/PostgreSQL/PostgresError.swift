@@ -71,6 +71,13 @@ public struct PostgresServerError: Sendable, Equatable, CustomStringConvertible 
     public let hint: String?
     /// The SQL of the statement that failed.
     public let sql: String?
+    /// The error's fields that name what it concerns (a constraint violation's table, column and
+    /// constraint), and its context (where a bound parameter failed: `… parameter $2 …`). The
+    /// context may quote a parameter's value: it is never logged.
+    public var table: String?
+    public var column: String?
+    public var constraint: String?
+    public var context: String?
 
     public init(sqlState: String, severity: String, message: String, detail: String? = nil, hint: String? = nil, sql: String? = nil) {
         self.sqlState = sqlState

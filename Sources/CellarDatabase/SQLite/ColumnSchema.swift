@@ -4,6 +4,10 @@ public struct ColumnSchema: Sendable, Hashable {
     /// The type as declared (`VARCHAR(20)`, `INTEGER`); empty when the declaration has none.
     public let declaredType: String
     public let affinity: ColumnAffinity
+    /// Whether the declared type names a date or a time (`DATE`, `DATETIME`, `TIMESTAMP`): its
+    /// values are kept and compared as text, whatever the affinity. Read once here, as the filters
+    /// and every value a write binds ask.
+    public let holdsDates: Bool
     /// Declared `NOT NULL`.
     public let notNull: Bool
     /// The column's place in the declared primary key, from 1; 0 when it is not part of it.
@@ -34,6 +38,8 @@ public struct ColumnSchema: Sendable, Hashable {
         self.name = name
         self.declaredType = declaredType
         self.affinity = affinity
+        let type = declaredType.uppercased()
+        holdsDates = type.contains("DATE") || type.contains("TIME")
         self.notNull = notNull
         self.primaryKeyPosition = primaryKeyPosition
         self.isGenerated = isGenerated

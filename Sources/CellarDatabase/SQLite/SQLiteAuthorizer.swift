@@ -11,6 +11,10 @@ import CSQLite
 /// With sign-in, a statement also reads no table its actor may not view (``UnreadableTables``):
 /// those tables, directly or through a view, the pragmas about them and the schema table (which
 /// would name them) are refused the same way.
+///
+/// A secret column (YAML `secret:`) is read as NULL (`SQLITE_IGNORE`), wherever the statement
+/// reads it — selected, compared in a `WHERE`, through a view or a subquery — so no statement can
+/// show it or test a guess against it, while `SELECT *` of its table still runs.
 enum SQLiteAuthorizer {
     /// Pragmas that only read, whatever their argument, as statements (`PRAGMA table_info(t)`) or
     /// as table-valued functions (`pragma_table_info('t')`): the schema's, and `data_version`,
@@ -68,6 +72,13 @@ extension SQLiteAuthorizer {
         }
     }
 
+    /// Whether an action reads a column of `secret` (each `table.column`, lowercased, as
+    /// ``UnreadableTables/secretKey(table:column:)`` writes it).
+    static func readsSecret(action: Int32, first: String?, second: String?, secret: Set<String>) -> Bool {
+        guard action == SQLITE_READ, let table = first, let column = second else { return false }
+        return secret.contains(UnreadableTables.secretKey(table: table, column: column))
+    }
+
     /// The tables that list every table's name and SQL.
     static let schemaTables: Set<String> = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"]
 }
@@ -75,9 +86,11 @@ extension SQLiteAuthorizer {
 /// The tables a client statement may not read, for each query connection while one runs on it
 /// (``QueryRunner``), and the first it tried to: the authorizer has no other way to know whose
 /// statement it judges. Keyed by the connection's handle, which is the authorizer's context.
+/// Also the secret columns the statement reads as NULL.
 enum UnreadableTables {
-    private struct Entry {
+    struct Entry {
         let tables: Set<String>
+        var secret: Set<String> = []
         var refused: String?
     }
 
@@ -85,10 +98,12 @@ enum UnreadableTables {
 
     /// Runs `body` with `tables` unreadable on `connection`; returns what it returned, and the
     /// table the authorizer refused if it did.
-    static func run<Result>(_ tables: Set<String>, on connection: SQLiteConnection, _ body: () throws -> Result) throws -> Result {
-        guard !tables.isEmpty else { return try body() }
+    static func run<Result>(
+        _ tables: Set<String>, secret: Set<String> = [], on connection: SQLiteConnection, _ body: () throws -> Result
+    ) throws -> Result {
+        guard !tables.isEmpty || !secret.isEmpty else { return try body() }
         let key = UInt(bitPattern: UnsafeRawPointer(connection.handle))
-        entries.withLock { $0[key] = Entry(tables: tables) }
+        entries.withLock { $0[key] = Entry(tables: tables, secret: secret) }
         defer { entries.withLock { $0[key] = nil } }
         do {
             return try body()
@@ -103,8 +118,14 @@ enum UnreadableTables {
         let table: String
     }
 
-    static func tables(forConnection key: UInt) -> Set<String> {
-        entries.withLock { $0[key]?.tables ?? [] }
+    static func entry(forConnection key: UInt) -> Entry? {
+        entries.withLock { $0[key] }
+    }
+
+    /// How a secret column is named in the set the authorizer looks it up in: SQLite's names
+    /// are compared without case.
+    static func secretKey(table: String, column: String) -> String {
+        table.lowercased() + "\u{0}" + column.lowercased()
     }
 
     static func noteRefusal(of table: String, onConnection key: UInt) {
@@ -147,7 +168,11 @@ private func authorizeClientStatement(
     let key = UInt(bitPattern: context)
     let first = first.map { String(cString: $0) }
     let second = second.map { String(cString: $0) }
-    let unreadable = UnreadableTables.tables(forConnection: key)
+    let entry = UnreadableTables.entry(forConnection: key)
+    if let secret = entry?.secret, !secret.isEmpty, SQLiteAuthorizer.readsSecret(action: action, first: first, second: second, secret: secret) {
+        return SQLITE_IGNORE
+    }
+    let unreadable = entry?.tables ?? []
     if !unreadable.isEmpty, let table = SQLiteAuthorizer.unreadableTable(action: action, first: first, second: second, unreadable: unreadable) {
         UnreadableTables.noteRefusal(of: table, onConnection: key)
         return SQLITE_DENY

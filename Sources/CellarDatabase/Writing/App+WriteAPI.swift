@@ -17,7 +17,7 @@ extension App {
     func mountWriteAPI(_ list: TableList, catalog: DatabaseCatalog, readOnly: String?) {
         let name = list.schema.name
         let path = list.path
-        let handle = { @Sendable (action: Action, request: Request, body: (TableWriter, TableList, WriteRequest) throws -> Response) throws in
+        let handle = { @Sendable (action: Action, request: Request, body: (any TableWriting, TableList, WriteRequest) throws -> Response) throws in
             try self.performWrite(action, request: request, table: name, catalog: catalog, readOnly: readOnly, body)
         }
         route(.post, path + "/-/insert") { request in
@@ -81,19 +81,19 @@ extension App {
     /// or, to a browser's form (a row page's Delete button), thrown to be shown as a page.
     private func performWrite(
         _ action: Action, request: Request, table name: String, catalog: DatabaseCatalog, readOnly: String?,
-        _ body: (TableWriter, TableList, WriteRequest) throws -> Response
+        _ body: (any TableWriting, TableList, WriteRequest) throws -> Response
     ) throws -> Response {
         let browserForm = WriteAPIErrors.isBrowserForm(request)
         let database = catalog.database
         do {
-            guard let writer = database.writer else {
+            guard database.isWritable else {
                 throw RowWriteError(.forbidden, "This database is served read-only: start Cellar with --writable to change it.")
             }
             if let readOnly { throw RowWriteError(.forbidden, readOnly) }
             let (list, lists) = try catalog.lastKnownList(named: name)
             try requireWrite(action, on: list.path, request: request)
             let write = WriteRequest(request: request, options: database.options)
-            let response = try body(TableWriter(list: list, writer: writer), list, write)
+            let response = try body(try database.tableWriter(for: list), list, write)
             for other in lists.byName.values { watchers.listDidChange(at: other.path) }
             return response
         } catch let error as RowWriteError {
@@ -176,7 +176,7 @@ extension App {
             json.number(Int(rowID))
             first = false
         }
-        for (column, value) in zip(list.columns, row.values) {
+        for (index, (column, value)) in zip(list.columns, row.values).enumerated() where !list.isSecret(index) {
             if !first { json.raw(",") }
             first = false
             json.key(column.name)
@@ -193,19 +193,4 @@ extension App {
         }
         json.raw("}")
     }
-}
-
-/// An insert's or upsert's body.
-struct InsertBody: Decodable {
-    var row: [String: JSONInputValue]?
-    var rows: [[String: JSONInputValue]]?
-    var `return`: Bool?
-    var ignore: Bool?
-    var replace: Bool?
-}
-
-/// An update's body.
-struct UpdateBody: Decodable {
-    var update: [String: JSONInputValue]
-    var `return`: Bool?
 }

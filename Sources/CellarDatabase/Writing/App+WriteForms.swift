@@ -10,7 +10,7 @@ extension App {
     /// without one is sent to the address with it): a save after someone else changed the row is
     /// refused, each changed field showing its value now beside the person's own.
     func mountWriteForms(_ list: TableList, catalog: DatabaseCatalog) {
-        guard let writer = catalog.database.writer else { return }
+        guard catalog.database.isWritable else { return }
         let name = list.schema.name
         let database = catalog.database
         form(
@@ -23,7 +23,7 @@ extension App {
             submit: { (sent: [String: String], request: Request) in
                 let (list, lists) = try catalog.lastKnownList(named: name)
                 try self.requireForForm(.insert, on: list.path, request: request)
-                let tableWriter = TableWriter(list: list, writer: writer)
+                let tableWriter = try database.tableWriter(for: list)
                 let stored = try Self.formErrors(list: list) {
                     try tableWriter.insert([Self.values(sent, of: list, editing: false)], conflict: .abort, returning: true)
                 }
@@ -41,7 +41,7 @@ extension App {
                 }
                 try self.requireForForm(.update, on: list.path, request: request)
                 let key = try WriteRequest(request: request, options: database.options).key(of: list)
-                guard let row = try TableWriter(list: list, writer: writer).row(at: key) else {
+                guard let row = try database.tableWriter(for: list).row(at: key) else {
                     throw HTTPError.notFound("\(list.title) has no row “\(identifier.prefix(80))”.")
                 }
                 guard request.query["version"] != nil else {
@@ -58,7 +58,7 @@ extension App {
                 try self.requireForForm(.update, on: list.path, request: request)
                 let key = try WriteRequest(request: request, options: database.options).key(of: list)
                 let version = request.query["version"].map(RowVersion.entityTag)
-                let tableWriter = TableWriter(list: list, writer: writer)
+                let tableWriter = try database.tableWriter(for: list)
                 let stored: TableWriter.StoredRow
                 do {
                     stored = try Self.formErrors(list: list) {
@@ -92,6 +92,8 @@ extension App {
             let column = list.columns[index]
             guard let text = sent[column.name] else { continue }
             if text.isEmpty {
+                // A secret's field is never filled in: empty on an edit keeps the value it has.
+                if editing, list.isSecret(index) { continue }
                 if !editing, column.defaultValue != nil { continue }
                 guard !column.notNull else { throw FormValidationError(column.name, "“\(list.labels[index])” needs a value.") }
                 values.append((index, .null))
@@ -100,7 +102,8 @@ extension App {
             do {
                 values.append((index, try TableQuery.parse(text, for: column)))
             } catch {
-                throw FormValidationError(column.name, error.message)
+                // The message quotes the value: a secret's is never written back.
+                throw FormValidationError(column.name, list.isSecret(index) ? "“\(list.labels[index])” does not take this value." : error.message)
             }
         }
         return values
@@ -145,7 +148,9 @@ extension App {
     /// A row's values as a form shows them: NULL empty.
     static func texts(of row: TableWriter.StoredRow, in list: TableList) -> [String: String] {
         var texts: [String: String] = [:]
-        for (column, value) in zip(list.columns, row.values) { texts[column.name] = text(of: value) }
+        for (index, (column, value)) in zip(list.columns, row.values).enumerated() where !list.isSecret(index) {
+            texts[column.name] = text(of: value)
+        }
         return texts
     }
 

@@ -1,8 +1,9 @@
+import ByteWriters
 import FoundationEssentials
 
 /// One value of a row as a client sends it in JSON: what a column can hold. A blob is
 /// `{"$base64": "…"}`, as a row's JSON writes one; an array or another object is refused.
-enum JSONInputValue: Decodable, Sendable, Equatable {
+enum JSONInputValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -10,37 +11,41 @@ enum JSONInputValue: Decodable, Sendable, Equatable {
     case text(String)
     case blob([UInt8])
 
-    /// Why a value could not be read, for the 400 that says so.
-    struct Refusal: Error {
-        let message: String
-    }
-
-    private struct Base64Blob: Decodable {
-        let base64: String
-        enum CodingKeys: String, CodingKey { case base64 = "$base64" }
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Text first, then numbers: each kind tried and missed costs a thrown `DecodingError`, and
-        // text and integers are what rows mostly hold.
-        if container.decodeNil() {
+    /// Reads the next value of `json`; an array, or an object other than `{"$base64": "…"}`, is
+    /// a 400 (a column holds neither).
+    init(reading json: inout JSONReader) throws {
+        switch try json.peek() {
+        case .null:
+            try json.readNull()
             self = .null
-        } else if let text = try? container.decode(String.self) {
-            self = .text(text)
-        } else if let integer = try? container.decode(Int64.self) {
-            self = .integer(integer)
-        } else if let real = try? container.decode(Double.self) {
-            self = .real(real)
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let blob = try? container.decode(Base64Blob.self) {
-            guard let data = Data(base64Encoded: blob.base64) else { throw Refusal(message: "A “$base64” value is not base64.") }
+        case .string: self = .text(try json.readString())
+        case .number:
+            switch try json.readNumber() {
+            case .integer(let integer): self = .integer(integer)
+            case .real(let real): self = .real(real)
+            }
+        case .bool: self = .bool(try json.readBool())
+        case .object:
+            var base64: String?
+            var other = false
+            try json.readObject { json, name in
+                if name == "$base64", try json.peek() == .string {
+                    base64 = try json.readString()
+                } else {
+                    other = true
+                    try json.skipValue()
+                }
+            }
+            guard let base64, !other else { throw Self.notAColumnValue }
+            guard let data = Data(base64Encoded: base64) else { throw RowWriteError.badRequest("A “$base64” value is not base64.") }
             self = .blob(Array(data))
-        } else {
-            throw Refusal(message: "A value is an array or an object: a column takes text, a number, true, false, null or {\"$base64\": \"…\"}.")
+        case .array:
+            throw Self.notAColumnValue
         }
     }
+
+    private static let notAColumnValue = RowWriteError.badRequest(
+        "A value is an array or an object: a column takes text, a number, true, false, null or {\"$base64\": \"…\"}.")
 
     /// The value to bind for `column`, by its type: text that is a number for a number column
     /// becomes that number (as a form sends it); other text there is refused.

@@ -23,6 +23,8 @@ struct TableForm: FormController {
         return schema.columns.indices.filter { index in
             let column = schema.columns[index]
             if column.isGenerated || column.affinity == .blob && column.declaredType.uppercased().contains("BLOB") { return false }
+            // PostgreSQL's bytes: text typed into a field would be read as bytea's escapes.
+            if column.declaredType == "bytea" { return false }
             if editing, list.keyColumns.contains(index) { return false }
             // A position column is the list's order, which moves change, not a field.
             if index == list.positionColumn { return false }
@@ -42,6 +44,15 @@ struct TableForm: FormController {
             let help = column.defaultValue.map { "Default: \($0)" } ?? (column.notNull ? nil : "Empty is NULL.")
             let value = values[column.name] ?? ""
             let label = list.labels[index]
+            if list.isSecret(index) {
+                // A password's field: never filled, and left empty on an edit it keeps the value.
+                fields.append(
+                    .secure(
+                        column.name, label: label, isRequired: required && !editing,
+                        help: editing ? "Secret: leave it empty to keep the current value." : "Secret: it is never shown again.",
+                        autocomplete: "new-password"))
+                continue
+            }
             if let options = choices[column.name] {
                 let none = required ? [] : [FormField.Option("", "—")]
                 fields.append(

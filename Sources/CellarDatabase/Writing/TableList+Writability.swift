@@ -7,6 +7,9 @@ extension TableList {
         if schema.kind == .view { return "\(schema.name) is a view: a view’s rows cannot be written." }
         if settings?.writable == false { return "\(schema.name) is read-only: the configuration says writable: false." }
         if schema.isVirtual { return "\(schema.name) is a virtual table: Cellar does not write to it." }
+        if !hasKey, database.dialect == .postgres {
+            return "\(schema.name) has no primary key to name its rows by, so they cannot be written one at a time."
+        }
         if !hasKey { return "\(schema.name) has no key to name its rows by, so they cannot be written one at a time." }
         if let index = schema.searchIndex, database.writer != nil {
             let kept = try? database.read { reader in

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import ByteWriters
 import MicroHTTP
 
 /// A write API request as the writer needs it: its JSON body decoded, the row key its path names,
@@ -10,20 +10,37 @@ struct WriteRequest {
     /// The row identifier the path names (`42`, `a,b`), as sent.
     var identifier: String { request.parameters["key"] ?? "" }
 
-    /// The body as `T`; a 400 saying what is wrong when it is not.
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    /// The body as `T`, read from its bytes; a 400 saying what is wrong when it is not one.
+    ///
+    /// A body that is not JSON is answered as such whatever its first members held: when reading
+    /// stops at a member the body does not take, the rest is checked before that is said.
+    func decode<T: WriteBody>(_ type: T.Type) throws -> T {
         guard !request.body.isEmpty else { throw RowWriteError.badRequest("The body is empty: send JSON, such as {\"row\": {…}}.") }
+        var json = JSONReader(request.body)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(request.body))
-        } catch let refusal as JSONInputValue.Refusal {
-            throw RowWriteError.badRequest(refusal.message)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw RowWriteError.badRequest("The body has no “\(key.stringValue)”.")
-        } catch let DecodingError.typeMismatch(_, context) {
-            let at = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw RowWriteError.badRequest("The body’s “\(at.prefix(200))” is not of the kind expected.")
+            let body = try T(reading: &json)
+            try json.finish()
+            return body
+        } catch let failure as JSONReader.Failure {
+            throw Self.refusal(failure)
         } catch {
-            throw RowWriteError.badRequest("The body is not valid JSON.")
+            do {
+                try JSONReader.validate(request.body)
+            } catch let failure as JSONReader.Failure {
+                throw Self.refusal(failure)
+            }
+            throw error
+        }
+    }
+
+    /// The 400 for a body the reader refused.
+    static func refusal(_ failure: JSONReader.Failure) -> RowWriteError {
+        switch failure.reason {
+        case .syntax: .badRequest("The body is not valid JSON.")
+        case .notUTF8: .badRequest("The body is not valid JSON: its text is not UTF-8 at byte \(failure.offset).")
+        case .tooDeep(let depth): .badRequest("The body nests arrays and objects more than \(depth) deep.")
+        case .duplicateName(let name): .badRequest("The body names “\(name.prefix(80))” twice in one object: send each member once.")
+        case .numberOutOfRange: .badRequest("The body has a number too large for a column, at byte \(failure.offset).")
         }
     }
 

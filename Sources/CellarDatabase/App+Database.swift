@@ -206,9 +206,13 @@ extension App {
             if generation.present.contains(entry.name) {
                 guard !isListed, let list = generation.lists.byName[entry.name] else { continue }
                 let summary = ((try? Self.summary(of: list, in: catalog.database)) ?? (list.schema.kind == .view ? "View" : "Table"))
-                mountList(list, catalog: catalog, summary: summary + " · " + Self.columnNames(of: list))
+                // Writable as a table there at start is (`--writable`): its write API and forms mounted with its routes, once.
+                let readOnly = list.schema.kind == .table ? list.readOnlyReason(settings: entry.settings, in: catalog.database) : "a view"
+                let writable = readOnly == nil && catalog.database.isWritable
+                mountList(list, catalog: catalog, summary: summary + " · " + Self.columnNames(of: list), writable: writable)
                 if routed.withLock({ $0.insert(list.path).inserted }) {
                     mountTableRoutes(list, catalog: catalog)
+                    mountWritable(list, catalog: catalog, settings: entry.settings)
                     added.append(list)
                 }
                 logger.info("a table was created: its list is mounted", metadata: ["table": "\(entry.name)", "path": "\(entry.path)"])

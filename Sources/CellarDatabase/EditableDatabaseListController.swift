@@ -21,6 +21,9 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     private var notUndoable: Set<String> = []
     /// The foreign keys' choices, read once a request, when a form first needs them.
     private lazy var choices: [String: [(String, String)]] = (try? App.choices(for: list, lists: lists, in: database)) ?? [:]
+    /// The foreign keys found by searching (into tables too long to list), looked at once a request:
+    /// every row's Edit control asks for its form.
+    private lazy var searched: [String: App.SearchedKey] = (try? App.searchedKeys(of: list, lists: lists, in: database)) ?? [:]
 
     init(
         list: TableList, lists: DatabaseLists, database: Database, context: ListContext, version: String?? = nil,
@@ -72,12 +75,21 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     public func editingForm(forRowAt indexPath: IndexPath) -> (any FormController)? {
         var texts: [String: String] = [:]
         for (column, value) in zip(list.columns, values(at: indexPath)) { texts[column.name] = App.text(of: value) }
-        return TableForm(list: list, editing: true, values: texts, choices: choices)
+        // "Choose…" without a script goes on in the row's own edit form, its version carried.
+        let searches = try? App.choiceSearches(
+            for: list, lists: lists, in: database, values: texts,
+            chooseAction: ListRoute.percentEncodedPath(list.path) + "/" + Self.percentEncodedSegment(identifier(forRowAt: indexPath)) + "/-/choose",
+            carried: ["_version": version(forRowAt: indexPath) ?? ""], searched: searched, naming: false)
+        return TableForm(list: list, editing: true, values: texts, choices: choices, searches: searches ?? [:])
     }
 
     /// The insert row closes the list's last section: a new row goes at the table's end.
     public func insertForm(inSection section: Int) -> (any FormController)? {
-        section == numberOfSections - 1 ? TableForm(list: list, editing: false, values: [:], choices: choices) : nil
+        guard section == numberOfSections - 1 else { return nil }
+        let searches = try? App.choiceSearches(
+            for: list, lists: lists, in: database, values: [:], chooseAction: ListRoute.percentEncodedPath(list.path) + "/-/choose",
+            searched: searched)
+        return TableForm(list: list, editing: false, values: [:], choices: choices, searches: searches ?? [:])
     }
 
     public func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, context: EditingContext) throws {
@@ -135,21 +147,56 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
 
     // MARK: Moving
 
-    /// Rows move where the list is in its position column's order: the table has one, the request
-    /// sorts by it (as it does by default), and rows are not grouped into sections.
+    /// Rows move where the list is in its position column's order: the table has one and the
+    /// request sorts by it (as it does by default) — after the section column, in a grouped list.
     public func canMoveRow(at indexPath: IndexPath) -> Bool {
-        guard let position = list.positionColumn, list.sectionColumn == nil, let first = query.order.first else { return false }
+        guard let position = list.positionColumn else { return false }
+        let order = query.order.dropFirst(list.sectionColumn == nil ? 0 : 1)
+        guard let first = order.first else { return false }
         return first.column == position && first.ascending
     }
 
+    /// Whether a row may move into another section, which writes the section's value into its
+    /// grouping column (UIKit's model: a row dropped in another section belongs to it): not where
+    /// that column is part of the key (the row would be another row) or generated.
+    var movesAcrossSections: Bool {
+        guard let column = list.sectionColumn else { return false }
+        return !list.keyColumns.contains(column) && !list.schema.columns[column].isGenerated
+    }
+
+    /// A row whose section cannot change stays in it: dropped in another, it goes to the nearest
+    /// end of its own, as a `UITableView` delegate keeps a row in its section.
+    public func targetIndexPathForMove(from source: IndexPath, to proposed: IndexPath) -> IndexPath {
+        guard proposed.section != source.section, !movesAcrossSections else { return proposed }
+        let last = max(numberOfRows(inSection: source.section) - 1, 0)
+        return IndexPath(row: proposed.section < source.section ? 0 : last, section: source.section)
+    }
+
+    /// Moves the row beside its new neighbours (`destination` counted as UIKit counts it, in the
+    /// list without the row); into another section, the row takes that section's value.
     public func moveRow(at source: IndexPath, to destination: IndexPath, context: EditingContext) throws {
-        let count = numberOfRows(inSection: source.section)
-        let others = (0..<count).filter { $0 != source.row }.map { IndexPath(row: $0, section: source.section) }
+        var section: (column: Int, value: DatabaseValue)?
+        if destination.section != source.section {
+            guard let column = list.sectionColumn, movesAcrossSections, numberOfRows(inSection: destination.section) > 0 else {
+                throw EditingError(
+                    "This row cannot move to another section: its \(Self.sectionName(of: list)) is part of its key or made by the database.")
+            }
+            section = (column, values(at: IndexPath(row: 0, section: destination.section))[column])
+        }
+        let count = numberOfRows(inSection: destination.section)
+        let others = (0..<count).filter { destination.section != source.section || $0 != source.row }
+            .map { IndexPath(row: $0, section: destination.section) }
         guard !others.isEmpty else { return }
         let target: TableWriter.MoveTarget =
             destination.row < others.count
             ? .before(try key(at: others[max(destination.row, 0)])) : .after(try key(at: others[others.count - 1]))
-        _ = try written { try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target) }
+        _ = try written {
+            try writer.move(key: try key(at: source), expectedVersion: expectedVersion(at: source), to: target, section: section)
+        }
+    }
+
+    private static func sectionName(of list: TableList) -> String {
+        list.sectionColumn.map { list.labels[$0] } ?? "section"
     }
 
     // MARK: Refusals

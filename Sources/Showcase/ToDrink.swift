@@ -3,11 +3,11 @@ import TableKit
 
 /// `/to-drink`: a cellar's "to drink" list that anyone can change in editing mode — add a bottle,
 /// edit one in place, delete it (with Undo), reorder, and swipe actions ("Mark as drunk", a
-/// destructive "Delete"). Kept in memory, at most ``Store/capacity`` bottles, as it was at the
+/// destructive "Delete"). Kept in memory, at most ``capacity`` bottles, as it was at the
 /// last restart.
 public enum ToDrink {
     /// A bottle on the list.
-    public struct Bottle: Codable, Sendable, Equatable {
+    public struct Bottle: Codable, Sendable, Equatable, Identifiable {
         public var id: Int
         public var wine: String
         public var vintage: Int?
@@ -21,58 +21,18 @@ public enum ToDrink {
         let drunk: Bool
     }
 
-    /// The bottles in their order, and a revision that every change moves on.
-    public final class Store: Sendable {
-        /// The most bottles the list holds: anyone can add, so it cannot grow without end.
-        public static let capacity = 200
-        private let state: Locked<(bottles: [Bottle], nextID: Int, revision: Int)>
+    /// The bottles in their order, in one section: TableKit's store, which the list edits by id.
+    public typealias Store = EditableItems<Bottle>
 
-        public init(_ wines: [String] = ["Domaine Tempier Bandol 2019", "Château Musar 2017", "Vietti Barolo Castiglione 2018"]) {
-            let bottles = wines.enumerated().map { Bottle(id: $0.offset + 1, wine: $0.element, vintage: nil, drunk: false) }
-            state = Locked((bottles, bottles.count + 1, 0))
-        }
+    /// The most bottles the list holds: anyone can add, so it cannot grow without end.
+    public static let capacity = 200
 
-        public var all: [Bottle] { state.withLock { $0.bottles } }
-        var snapshot: (bottles: [Bottle], revision: Int) { state.withLock { ($0.bottles, $0.revision) } }
-
-        /// Adds a bottle at `index` (clamped), under `id` when it is free (an Undo), else a new one.
-        func insert(_ values: BottleValues, at index: Int, id: Int?) throws {
-            try state.withLock { state in
-                guard state.bottles.count < Self.capacity else {
-                    throw EditingError("The list holds at most \(Self.capacity) bottles: delete one first.")
-                }
-                let free = id.flatMap { id in state.bottles.contains { $0.id == id } ? nil : id }
-                let bottle = Bottle(id: free ?? state.nextID, wine: values.wine, vintage: values.vintage, drunk: values.drunk)
-                state.nextID = max(state.nextID, bottle.id + 1)
-                state.bottles.insert(bottle, at: min(max(index, 0), state.bottles.count))
-                state.revision += 1
-            }
-        }
-
-        func update(_ id: Int, _ change: (inout Bottle) -> Void) {
-            state.withLock { state in
-                guard let index = state.bottles.firstIndex(where: { $0.id == id }) else { return }
-                change(&state.bottles[index])
-                state.revision += 1
-            }
-        }
-
-        func remove(_ id: Int) {
-            state.withLock { state in
-                state.bottles.removeAll { $0.id == id }
-                state.revision += 1
-            }
-        }
-
-        /// Moves the bottle to `index` of the list without it, as UIKit counts a move's destination.
-        func move(_ id: Int, to index: Int) {
-            state.withLock { state in
-                guard let from = state.bottles.firstIndex(where: { $0.id == id }) else { return }
-                let bottle = state.bottles.remove(at: from)
-                state.bottles.insert(bottle, at: min(max(index, 0), state.bottles.count))
-                state.revision += 1
-            }
-        }
+    /// The list as it is at start-up.
+    public static func makeStore(_ wines: [String] = ["Domaine Tempier Bandol 2019", "Château Musar 2017", "Vietti Barolo Castiglione 2018"])
+        -> Store
+    {
+        let bottles = wines.enumerated().map { Bottle(id: $0.offset + 1, wine: $0.element, vintage: nil, drunk: false) }
+        return Store(sections: [.init(items: bottles)], capacity: capacity)
     }
 
     /// A bottle's form: in place of its row, and in the insert row.
@@ -90,70 +50,46 @@ public enum ToDrink {
     }
 
     /// Mounts the list on `app`, editable by anyone.
-    static func install(in app: App, store: Store = Store()) throws {
+    static func install(in app: App, store: Store = makeStore()) throws {
         try app.register(BottleCell.self)
         app.list(
             "/to-drink", title: "To drink", summary: "A list anyone can edit: add, edit in place, delete with Undo, reorder, swipe actions",
             paging: .unpaged, hasDetail: false
-        ) { _ in
-            let (bottles, revision) = store.snapshot
-            return ToDrinkController(store: store, bottles: bottles, revision: revision)
-        }
+        ) { _ in ToDrinkController(snapshot: store.snapshot) }
         for action in [Action.insert, .update, .delete] {
             app.access.permissions.grant(action, on: "/to-drink", to: Permissions.anyone)
         }
     }
 }
 
-/// The bottles, in the order people put them.
-struct ToDrinkController: EditableTableController {
-    let store: ToDrink.Store
-    let bottles: [ToDrink.Bottle]
-    let revision: Int
+/// The bottles, in the order people put them. Delete (with Undo), insert, edit in place and
+/// moves are ``EditableItemsController``'s, by the bottle's id; the swipe actions are the list's own.
+struct ToDrinkController: EditableItemsController {
+    let snapshot: ToDrink.Store.Snapshot
 
-    var contentVersion: String? { "to-drink-\(revision)" }
-    func numberOfRows(inSection section: Int) -> Int { bottles.count }
-    func titleForFooter(inSection section: Int) -> String? { "Kept in memory until the server restarts; at most \(ToDrink.Store.capacity) bottles." }
-    func identifier(forRowAt indexPath: IndexPath) -> String { String(bottles[indexPath.row].id) }
-    func indexPath(forRowWithIdentifier identifier: String) -> IndexPath? {
-        bottles.firstIndex { String($0.id) == identifier }.map { IndexPath(row: $0, section: 0) }
-    }
+    var contentVersion: String? { "to-drink-\(snapshot.revision)" }
+    func titleForFooter(inSection section: Int) -> String? { "Kept in memory until the server restarts; at most \(ToDrink.capacity) bottles." }
     func cellProvider(forRowAt indexPath: IndexPath) -> DataCellProvider {
-        DataCellProvider(for: indexPath, cell: BottleCell.self, data: bottles[indexPath.row])
+        DataCellProvider(for: indexPath, cell: BottleCell.self, data: item(at: indexPath))
     }
-    func item(forRowAt indexPath: IndexPath) -> (any Encodable)? { bottles[indexPath.row] }
 
-    // Editing: UIKit's calls, each changing the store by the bottle's id.
-    func commit(_ editingStyle: EditingStyle, forRowAt indexPath: IndexPath, context: EditingContext) throws {
-        switch editingStyle {
-        case .delete: store.remove(bottles[indexPath.row].id)
-        case .insert: try store.insert(try context.decode(ToDrink.BottleValues.self), at: indexPath.row, id: context.restoring.flatMap { Int($0) })
-        case .none: break
-        }
-    }
-    func editingForm(forRowAt indexPath: IndexPath) -> (any FormController)? { ToDrink.BottleForm(bottle: bottles[indexPath.row]) }
-    func commitEdit(forRowAt indexPath: IndexPath, context: EditingContext) throws {
+    func makeItem(id: Int, context: EditingContext) throws -> ToDrink.Bottle {
         let values = try context.decode(ToDrink.BottleValues.self)
-        store.update(bottles[indexPath.row].id) { bottle in
-            (bottle.wine, bottle.vintage, bottle.drunk) = (values.wine, values.vintage, values.drunk)
-        }
+        return ToDrink.Bottle(id: id, wine: values.wine, vintage: values.vintage, drunk: values.drunk)
     }
+    func editingForm(forRowAt indexPath: IndexPath) -> (any FormController)? { ToDrink.BottleForm(bottle: item(at: indexPath)) }
     func insertForm(inSection section: Int) -> (any FormController)? { ToDrink.BottleForm() }
-    func canMoveRow(at indexPath: IndexPath) -> Bool { true }
-    func moveRow(at source: IndexPath, to destination: IndexPath, context: EditingContext) throws {
-        store.move(bottles[source.row].id, to: destination.row)
-    }
     func leadingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
-        let bottle = bottles[indexPath.row]
+        let (store, bottle) = (snapshot.store, item(at: indexPath))
         let title = bottle.drunk ? "Mark as not drunk" : "Mark as drunk"
         return SwipeActionsConfiguration(actions: [
-            ContextualAction(style: .normal, title: title, identifier: "drunk") { [store] _ in store.update(bottle.id) { $0.drunk.toggle() } }
+            ContextualAction(style: .normal, title: title, identifier: "drunk") { _ in store.update(id: bottle.id) { $0.drunk.toggle() } }
         ])
     }
     func trailingSwipeActions(forRowAt indexPath: IndexPath) -> SwipeActionsConfiguration? {
-        let id = bottles[indexPath.row].id
+        let (store, id) = (snapshot.store, item(at: indexPath).id)
         return SwipeActionsConfiguration(actions: [
-            ContextualAction(style: .destructive, title: "Remove", identifier: "remove") { [store] _ in store.remove(id) }
+            ContextualAction(style: .destructive, title: "Remove", identifier: "remove") { _ in store.remove(id: id) }
         ])
     }
 }

@@ -119,6 +119,21 @@ db_server="$db_server $live_server"
 wait_ready "http://127.0.0.1:$live_port" "$live_server" "$live_log"
 step "$python" "$here/live_test.py" --base-url "http://127.0.0.1:$live_port" --database "$live_file"
 
+# A foreign key past 300 rows in the schema's form (served --writable): suggestions, and "Choose…".
+choices_file="$artifacts/e2e-choices.db"
+choices_log="$artifacts/e2e-choices-server.log"
+choices_password="choices-password-$RANDOM"
+"$python" "$here/choices_test.py" --make "$choices_file" --config "$artifacts/e2e-choices.yaml" \
+    --password-hash "$(printf '%s' "$choices_password" | "$binary" account hash)"
+choices_port=$(free_port)
+CELLAR_SECRET=$("$python" -c 'import secrets; print(secrets.token_hex(32))') HOST=127.0.0.1 PORT=$choices_port "$binary" serve --database "$choices_file" \
+    --config "$artifacts/e2e-choices.yaml" --writable >"$choices_log" 2>&1 &
+choices_server=$!
+db_server="$db_server $choices_server"
+wait_ready "http://127.0.0.1:$choices_port" "$choices_server" "$choices_log"
+step env CELLAR_CHOICES_PASSWORD="$choices_password" "$python" "$here/choices_test.py" --base-url "http://127.0.0.1:$choices_port" \
+    --screenshots "$artifacts/choices-screenshots"
+
 trap - EXIT
 for pid in "$server" $db_server; do
     kill -TERM "$pid"

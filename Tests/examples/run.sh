@@ -245,7 +245,7 @@ form_kept_check() {
         '<p class="section-footer" id="section-1-footer">3 books</p>'
 }
 check "POST /books/new corrected: 303 to /books, which lists the book on the Read shelf" form_kept_check
-# Editing mode (/books?editing=1): the controller's EditableTableController — delete with Undo, move, edit in place.
+# Editing mode (/books?editing=1): EditableItemsController's defaults — delete with Undo, move within and across shelves, edit in place.
 # edit_post BODY: a browser's POST to /books/-/editing (the body to $work/body, the head to $work/head); prints the status.
 edit_post() {
     curl -sS -o "$work/body" -D "$work/head" -w '%{http_code}' -H 'Sec-Fetch-Site: same-origin' \
@@ -288,6 +288,12 @@ editing_edit_check() {
     [ "$(edit_post "_do=save&_row=3&_version=0000&title=Stale&author=X&year=2000&isRead=0")" = 409 ]
 }
 check "a book edited in place is saved; a stale version is 409" editing_edit_check
+editing_across_check() {
+    [ "$(edit_post "_do=down&_row=1&_version=$(version 1)")" = 303 ] || return 1
+    get /books.json >/dev/null
+    "$python" -c 'import json, sys; p = json.load(open(sys.argv[1])); ids = [[r["id"] for r in s["rows"]] for s in p["sections"]]; assert ids[0] == ["2"] and ids[1][0] == "1", ids' "$work/body"
+}
+check "POST down from the end of Reading: The Dispossessed moves to the top of Read (another section)" editing_across_check
 cross_site_edit_check() {
     [ "$(curl -sS -o /dev/null -w '%{http_code}' -H 'Sec-Fetch-Site: cross-site' -H 'Content-Type: application/x-www-form-urlencoded' \
         --data-raw "_do=delete&_row=1&_version=$(version 1)" "$base/books/-/editing")" = 403 ]

@@ -35,7 +35,7 @@ struct FormValueDecoder: Decoder {
     func text(for key: some CodingKey) -> String? {
         if let value = values[key.stringValue] { return value }
         switch fields[key.stringValue]?.kind {
-        case .text, .textArea, .secure: return ""
+        case .text, .textArea, .secure, .search: return ""
         case .toggle: return "0"
         default: return nil
         }

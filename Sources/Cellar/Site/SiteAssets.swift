@@ -18,6 +18,7 @@ enum SiteAssets {
     /// serves them so without reading Swift).
     static let stylesheetParts: KeyValuePairs<String, [UInt8]> = [
         "app.css": PackageResources.app_css,
+        "app+choices.css": PackageResources.app_choices_css,
         "app+columns.css": PackageResources.app_columns_css,
         "app+editing.css": PackageResources.app_editing_css,
         "app+explore.css": PackageResources.app_explore_css,
@@ -30,6 +31,7 @@ enum SiteAssets {
     /// `'use strict'` function), and the pages work without any of them.
     static let scriptParts: KeyValuePairs<String, [UInt8]> = [
         "app.js": PackageResources.app_js,
+        "app+choices.js": PackageResources.app_choices_js,
         "app+editing.js": PackageResources.app_editing_js,
         "app+explore.js": PackageResources.app_explore_js,
     ]

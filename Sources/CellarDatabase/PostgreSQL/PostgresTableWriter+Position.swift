@@ -18,7 +18,9 @@ extension PostgresTableWriter {
         values.sort { $0.column < $1.column }
     }
 
-    func move(key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget) throws -> TableWriter.StoredRow {
+    func move(
+        key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget, section: (column: Int, value: DatabaseValue)?
+    ) throws -> TableWriter.StoredRow {
         guard let column = list.positionColumn else { throw RowWriteError.badRequest("\(schema.name) has no position column to move rows by.") }
         return try change { transaction in
             try lockPositions(transaction)
@@ -65,7 +67,11 @@ extension PostgresTableWriter {
                     newPosition = previous + 1
                 }
             }
-            _ = try transaction.rows("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition, [.integer(newPosition)] + key)
+            // Into another section of a grouped list: its grouping column takes that section's value.
+            let sectionSet = section.map { ", " + quotedIdentifier(schema.columns[$0.column].name) + " = ?" } ?? ""
+            _ = try transaction.rows(
+                "UPDATE \(list.quotedName) SET \(name) = ?" + sectionSet + keyCondition,
+                [.integer(newPosition)] + (section.map { [$0.value] } ?? []) + key)
             return current
         }
     }
@@ -80,6 +86,12 @@ extension PostgresTableWriter {
         for value in taken {
             guard case .integer(let value) = value, value == end else { break }
             end += 1
+        }
+        // The moved row leaves its place first: it may be the one the run steps into (a row moved
+        // up to just before its neighbour), and a UNIQUE position never holds two rows.
+        let lowest = try firstColumn(of: "SELECT min(\(name))::int8 FROM \(list.quotedName)", [], transaction: transaction).first
+        if case .integer(let lowest) = lowest {
+            _ = try transaction.rows("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition, [.integer(lowest - 1)] + key)
         }
         var step = end - 1
         while step >= position {

@@ -13,12 +13,18 @@ extension App {
         guard catalog.database.isWritable else { return }
         let name = list.schema.name
         let database = catalog.database
+        mountChoiceSearch(list, catalog: catalog)
         form(
             list.path + "/-/new", title: "New row of \(list.title)",
             { request in
                 let (list, lists) = try catalog.lastKnownList(named: name)
                 try self.requireForForm(.insert, on: list.path, request: request)
-                return TableForm(list: list, editing: false, values: [:], choices: try Self.choices(for: list, lists: lists, in: database))
+                // Values in the address: the form as the foreign-key search's page sends it back.
+                let values = Self.sentValues(request, of: list, editing: false)
+                let searches = try Self.choiceSearches(
+                    for: list, lists: lists, in: database, values: values, chooseAction: ListRoute.percentEncodedPath(list.path) + "/-/choose")
+                return TableForm(
+                    list: list, editing: false, values: values, choices: try Self.choices(for: list, lists: lists, in: database), searches: searches)
             },
             submit: { (sent: [String: String], request: Request) in
                 let (list, lists) = try catalog.lastKnownList(named: name)
@@ -49,9 +55,14 @@ extension App {
                         .seeOther, "The form is at an address that names the row’s version.",
                         headers: ["Location": request.path + "?version=" + row.version])
                 }
+                let values = Self.texts(of: row, in: list).merging(Self.sentValues(request, of: list, editing: true)) { $1 }
+                let searches = try Self.choiceSearches(
+                    for: list, lists: lists, in: database, values: values,
+                    chooseAction: ListRoute.percentEncodedPath(list.path) + "/" + DatabaseListController.percentEncodedSegment(identifier)
+                        + "/-/choose",
+                    carried: ["_version": request.query["version"] ?? ""])
                 return TableForm(
-                    list: list, editing: true, values: Self.texts(of: row, in: list), choices: try Self.choices(for: list, lists: lists, in: database)
-                )
+                    list: list, editing: true, values: values, choices: try Self.choices(for: list, lists: lists, in: database), searches: searches)
             },
             submit: { (sent: [String: String], request: Request) in
                 let (list, lists) = try catalog.lastKnownList(named: name)

@@ -2,8 +2,8 @@ import TableKit
 
 /// A table's row as a form, made from its schema: an input by each column's declared type,
 /// required where the column is NOT NULL without a default, the default said under the field, a
-/// foreign key a choice among the referenced table's labels (a key typed in past
-/// ``maximumChoices`` rows). Generated columns, a rowid-alias key on insert, the key on edit,
+/// foreign key a choice among the referenced table's labels (past ``maximumChoices`` rows, a key
+/// found by searching: ``ChoiceSearch``, `App+ChoiceSearch`). Generated columns, a rowid-alias key on insert, the key on edit,
 /// BLOB columns and a position column (YAML `order`) are left out: the database or the writer
 /// fills them, or the form cannot show them.
 struct TableForm: FormController {
@@ -36,7 +36,11 @@ struct TableForm: FormController {
     /// - Parameters:
     ///   - values: each column's value as text (a row's, on edit).
     ///   - choices: a foreign-key column's choices (value, label), by column name.
-    init(list: TableList, editing: Bool, values: [String: String], choices: [String: [(String, String)]]) {
+    ///   - searches: a foreign-key column's search, by column name, where its table is too long to list.
+    init(
+        list: TableList, editing: Bool, values: [String: String], choices: [String: [(String, String)]],
+        searches: [String: ChoiceSearch] = [:]
+    ) {
         var fields: [FormField] = []
         for index in Self.columns(of: list, editing: editing) {
             let column = list.columns[index]
@@ -59,6 +63,16 @@ struct TableForm: FormController {
                     .picker(
                         column.name, label: label, options: none + options.map { FormField.Option($0.0, $0.1) }, isRequired: required,
                         help: help, value: value))
+                continue
+            }
+            if let search = searches[column.name] {
+                let searchHelp =
+                    search.chooseAction == nil
+                    ? "Type its key, or a name to see matches." : "Type its key, or a name to see matches; Choose… lists them."
+                fields.append(
+                    .search(
+                        column.name, label: label, search: search, isRequired: required, help: help.map { $0 + " " + searchHelp } ?? searchHelp,
+                        value: value))
                 continue
             }
             switch column.affinity {

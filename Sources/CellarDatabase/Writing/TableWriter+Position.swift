@@ -21,8 +21,11 @@ extension TableWriter {
     }
 
     /// Moves the row at `key`, when its version is still `expectedVersion`, to `target`, in one
-    /// transaction; gives back the row as it was.
-    func move(key: [DatabaseValue], expectedVersion: String?, to target: MoveTarget) throws -> StoredRow {
+    /// transaction; gives back the row as it was. `section`, for a list grouped by a column, is
+    /// that column and the value of the section the row moves into, written in the same UPDATE.
+    func move(
+        key: [DatabaseValue], expectedVersion: String?, to target: MoveTarget, section: (column: Int, value: DatabaseValue)? = nil
+    ) throws -> StoredRow {
         guard let column = list.positionColumn else { throw RowWriteError.badRequest("\(schema.name) has no position column to move rows by.") }
         return try change { connection in
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
@@ -67,8 +70,9 @@ extension TableWriter {
                     newPosition = previous + 1
                 }
             }
-            let update = try connection.statement("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition)
-            try update.bind([.integer(newPosition)] + key)
+            let sectionSet = section.map { ", " + quotedIdentifier(schema.columns[$0.column].name) + " = ?" } ?? ""
+            let update = try connection.statement("UPDATE \(list.quotedName) SET \(name) = ?" + sectionSet + keyCondition)
+            try update.bind([.integer(newPosition)] + (section.map { [$0.value] } ?? []) + key)
             while try update.step() {}
             update.reset()
             return current
@@ -86,6 +90,15 @@ extension TableWriter {
         for value in taken {
             guard case .integer(let value) = value, value == end else { break }
             end += 1
+        }
+        // The moved row leaves its place first: it may be the one the run steps into (a row moved
+        // up to just before its neighbour), and a UNIQUE position never holds two rows.
+        let lowest = try firstColumn(of: "SELECT min(\(name)) FROM \(list.quotedName)", [], connection: connection).first
+        if case .integer(let lowest) = lowest {
+            let park = try connection.statement("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition)
+            try park.bind([.integer(lowest - 1)] + key)
+            while try park.step() {}
+            park.reset()
         }
         var step = end - 1
         while step >= position {

@@ -20,8 +20,18 @@ protocol TableWriting: Sendable {
     func delete(key: [DatabaseValue], expectedVersion: String?) throws -> TableWriter.DeletedRow
     /// The row at `key` as it is now, read where the writes go.
     func row(at key: [DatabaseValue]) throws -> TableWriter.StoredRow?
-    /// Moves the row at `key` by the list's position column (YAML `order: position`).
-    func move(key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget) throws -> TableWriter.StoredRow
+    /// Moves the row at `key` by the list's position column (YAML `order: position`); `section`,
+    /// for a list grouped by a column, is that column and the value of the section the row moves into.
+    func move(
+        key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget, section: (column: Int, value: DatabaseValue)?
+    ) throws -> TableWriter.StoredRow
+}
+
+extension TableWriting {
+    /// Moves the row within its section, or in a list without sections.
+    func move(key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget) throws -> TableWriter.StoredRow {
+        try move(key: key, expectedVersion: expectedVersion, to: target, section: nil)
+    }
 }
 
 extension TableWriting {

@@ -1,7 +1,7 @@
 /// A form, the way a static table view describes Settings: sections of field cells, each with a
 /// header and a footer. Its rows are its fields, each shown by the field cell of its kind
 /// (``TextFieldCell``, ``TextAreaCell``, ``SwitchCell``, ``NumberFieldCell``, ``DateFieldCell``,
-/// ``PickerCell``, ``SecureFieldCell``); its row identifiers are the fields' names.
+/// ``PickerCell``, ``SecureFieldCell``, ``SearchFieldCell``); its row identifiers are the fields' names.
 ///
 /// Only ``sections`` is required: the table's rows, headers, footers and cells follow from it.
 ///
@@ -50,6 +50,7 @@ extension FormController {
         case .toggle: DataCellProvider(for: indexPath, cell: SwitchCell.self, data: field)
         case .picker: DataCellProvider(for: indexPath, cell: PickerCell.self, data: field)
         case .secure: DataCellProvider(for: indexPath, cell: SecureFieldCell.self, data: field)
+        case .search: DataCellProvider(for: indexPath, cell: SearchFieldCell.self, data: field)
         }
     }
 }

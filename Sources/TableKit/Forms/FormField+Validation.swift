@@ -10,7 +10,7 @@ extension FormField {
             return isRequired && kind != .toggle ? "\(label) is required." : nil
         }
         switch kind {
-        case .text, .textArea, .secure:
+        case .text, .textArea, .secure, .search:
             return nil
         case .number(let minimum, let maximum, let allowsDecimals):
             guard let number = Double(text), number.isFinite else { return "\(label) must be a number, like 12." }

@@ -26,6 +26,8 @@ public struct FormField: Sendable, Equatable {
         case picker([Option])
         /// A password: never written back into the page (``SecureFieldCell``).
         case secure
+        /// A value found by searching among more choices than a page lists (``SearchFieldCell``).
+        case search(ChoiceSearch)
     }
 
     /// A choice of a picker: the value the body carries, and the text shown for it.
@@ -120,6 +122,13 @@ public struct FormField: Sendable, Equatable {
         _ name: String, label: String, options: [Option], isRequired: Bool = false, help: String? = nil, value: String = ""
     ) -> FormField {
         FormField(name: name, label: label, kind: .picker(options), isRequired: isRequired, help: help, value: value)
+    }
+
+    /// A value typed, or found by searching (`search`'s suggestions, or its page of matches).
+    public static func search(
+        _ name: String, label: String, search: ChoiceSearch, isRequired: Bool = false, help: String? = nil, value: String = ""
+    ) -> FormField {
+        FormField(name: name, label: label, kind: .search(search), isRequired: isRequired, help: help, value: value)
     }
 
     /// A password, which a page never shows again.

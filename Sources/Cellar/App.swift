@@ -106,6 +106,9 @@ public final class App: @unchecked Sendable {
     private var index: (path: String, title: String)?
     /// ``liveRoutes``, once something asked for them.
     var liveRoutesStorage: LiveRoutes?
+    /// What the router made last answers with: the error pages' frame follows lists added and
+    /// removed while serving (``errorRenderer``).
+    let servingSnapshot = Locked<Snapshot?>(nil)
     /// Routes of the app's own (``route(_:_:_:)``, ``page(_:title:_:handler:)``): each made when the router
     /// is, from what a request needs of the app then (the site's frame is complete only once every list is mounted).
     var extraRoutes: [(method: HTTPMethod, pattern: String, makeHandler: (Snapshot) -> Router.Handler)] = []
@@ -237,6 +240,7 @@ public final class App: @unchecked Sendable {
         made.editingAccess = EditingAccess(
             control: control, permissions: access.permissions, keys: control?.keys ?? signIn.keys ?? (try? SessionKeys.ephemeral()) ?? .none)
         let snapshot = made
+        servingSnapshot.withLock { $0 = snapshot }
         let responder = ListResponder(app: snapshot)
         router.serveStaticFiles(at: "/static", from: publicDirectory, fallbacks: SiteAssets.files)
         // Made once: a health probe should cost the server nothing but the answer.
@@ -278,12 +282,6 @@ public final class App: @unchecked Sendable {
         }
         addSignInRoutes(to: &router, snapshot: snapshot)
         return router
-    }
-
-    /// The styled error pages (HTML, or JSON for JSON clients), for ``ServerConfiguration/errorRenderer``.
-    public var errorRenderer: ServerConfiguration.ErrorRenderer {
-        let site = snapshot().site
-        return { error, request in ErrorPages.response(for: error, request: request, site: site) }
     }
 
     /// What a request needs of the app, frozen.

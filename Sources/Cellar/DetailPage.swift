@@ -46,14 +46,20 @@ enum DetailPage {
         if !detail.actions.isEmpty {
             html.raw("<div class=\"row-actions\">")
             for action in detail.actions where HTMLWriter.isSafeURL(action.path) {
+                // A destructive action (Delete) in red, as in a row's editing controls.
+                let classes: StaticString = action.style == .destructive ? "button button-destructive" : "button"
                 if action.posts {
                     html.raw("<form method=\"post\"")
                     html.urlAttribute("action", action.path)
-                    html.raw("><button class=\"button\" type=\"submit\">")
+                    html.raw("><button class=\"")
+                    html.raw(classes)
+                    html.raw("\" type=\"submit\">")
                     html.text(action.title)
                     html.raw("</button></form>")
                 } else {
-                    html.raw("<a class=\"button\"")
+                    html.raw("<a class=\"")
+                    html.raw(classes)
+                    html.raw("\"")
                     html.urlAttribute("href", action.path)
                     html.raw(">")
                     html.text(action.title)

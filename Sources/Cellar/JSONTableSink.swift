@@ -44,6 +44,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     private var lastClassMember: (cellClass: ObjectIdentifier, bytes: UnsafeRawBufferPointer)?
     private var lastName = ""
     private var lastNamedMember: UnsafeRawBufferPointer?
+    /// The bytes of `,"href":"/base/` at the end of a cell member of a list with details: what a
+    /// row without a link takes back before writing `,"href":null`.
+    private let hrefPrefixCount: Int
 
     init(route: ListRoute, controller: any TableController, registry: ReuseRegistry, rowErrors: RowErrorReporter? = nil) {
         self.route = route
@@ -59,6 +62,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
             itemWriting = nil
         }
         self.registry = registry
+        var href = JSONWriter()
+        href.string(after: ",\"href\":", route.href + "/")
+        hrefPrefixCount = href.count - 1
     }
 
     deinit {
@@ -94,7 +100,15 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
             writer.string(after: rowsWrittenInSection == 0 ? "{\"id\":" : ",{\"id\":", identifier)
             try writeCellMember(of: provider)
             // Only lists with detail routes have a row link: the index at `/` would otherwise give `//people`.
-            if route.hasDetail { writer.pathSegmentClosingString(identifier) }
+            // An empty identifier (a database row whose key is NULL) names no detail: its link is null, as on the page.
+            if route.hasDetail {
+                if identifier.isEmpty {
+                    writer.truncate(to: writer.count - hrefPrefixCount)
+                    writer.raw(",\"href\":null")
+                } else {
+                    writer.pathSegmentClosingString(identifier)
+                }
+            }
             if writesItems {
                 // No Encodable containers, no cast per row.
                 let mark = writer.count

@@ -8,7 +8,11 @@ import TableKit
 /// one by that path and its `Accept` (``negotiate(_:path:)``), and the validators, the start-up
 /// check and live watching read the format it picked. A new format is one file that makes a
 /// `ListFormat` and its entry in ``registered``.
-public struct ListFormat: Sendable {
+///
+/// A class: each format is one object made once, which a request reads and passes on without
+/// copying its strings and closures (a struct's copy retained each of them), and compares by
+/// identity.
+public final class ListFormat: Sendable {
     /// How a format writes a list.
     enum Answer: Sendable {
         /// The window a request asks for (offset, limit or cursor), in a ``ListBody``: one buffer
@@ -96,7 +100,8 @@ public struct ListFormat: Sendable {
 }
 
 extension ListFormat: Equatable {
-    public static func == (lhs: ListFormat, rhs: ListFormat) -> Bool { lhs.name == rhs.name }
+    /// The same format: the same object, as each is made once (``registered``).
+    public static func == (lhs: ListFormat, rhs: ListFormat) -> Bool { lhs === rhs }
 }
 
 extension ListFormat {

@@ -318,7 +318,9 @@ public class DatabaseListController: FetchedPageController, JSONItemWriting, For
             detail.version = version
             let rowPath = ListRoute.percentEncodedPath(list.path) + "/" + Self.percentEncodedSegment(identifier(forRowAt: indexPath))
             if allowedRowActions.update { detail.actions.append(.init("Edit", path: rowPath + "/-/edit?version=" + version)) }
-            if allowedRowActions.delete { detail.actions.append(.init("Delete", path: rowPath + "/-/delete?version=" + version, posts: true)) }
+            if allowedRowActions.delete {
+                detail.actions.append(.init("Delete", path: rowPath + "/-/delete?version=" + version, posts: true, style: .destructive))
+            }
         }
         return detail
     }

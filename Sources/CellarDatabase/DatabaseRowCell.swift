@@ -29,7 +29,9 @@ public final class DatabaseRowCell: TableViewCell, ConfigurableCell {
             html.raw("<span class=\"cell-title\">")
         }
         Self.writeValue(title, of: rows, into: &html)
-        html.raw("</span></a><dl class=\"fields\">")
+        html.raw("</span>")
+        html.closeSelectionLink(selection)
+        html.raw("<dl class=\"fields\">")
         for column in list.shownColumns where column != list.titleColumn {
             html.unsafeRaw(list.fieldOpenings[column])
             Self.writeAttributesAndValue(of: data, column: column, into: &html)

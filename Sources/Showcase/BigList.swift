@@ -55,6 +55,7 @@ public final class BigRowCell: TableViewCell {
         html.text(grouping: number)
         html.raw("</span> <span class=\"cell-detail\">")
         html.text(grouping: number &* number)
-        html.raw("</span></a>")
+        html.raw("</span>")
+        html.closeSelectionLink(selection)
     }
 }

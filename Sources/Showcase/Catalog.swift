@@ -117,7 +117,7 @@ public final class ProductCell: TableViewCell, CellDataConfigurable {
         html.element("span", class: "cell-subtitle", text: product.region)
         html.raw(" ")
         html.element("span", class: "cell-detail", text: Product.format(product.priceCents))
-        html.raw("</a>")
+        html.closeSelectionLink(selection)
     }
 }
 

@@ -65,6 +65,6 @@ final class RoleCell: TableViewCell, ConfigurableCell {
         html.element("span", class: "cell-title", text: row.title)
         html.raw(" ")
         html.element("span", class: "cell-subtitle", text: "\(row.count.formatted()) people")
-        html.raw("</a>")
+        html.closeSelectionLink(selection)
     }
 }

@@ -77,7 +77,8 @@ public final class ToggleCell: TableViewCell, ConfigurableCell {
         html.raw(
             data.isOn
                 ? " data-on=\"true\"><span class=\"visually-hidden\">On</span>" : " data-on=\"false\"><span class=\"visually-hidden\">Off</span>")
-        html.raw("</span></a>")
+        html.raw("</span>")
+        html.closeSelectionLink(selection)
     }
 }
 

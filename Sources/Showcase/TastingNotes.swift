@@ -120,7 +120,8 @@ final class TastingNoteCell: TableViewCell, ConfigurableCell {
         html.element("span", class: "cell-title", text: note.wine)
         html.raw(" <span class=\"cell-subtitle\">")
         html.text("\(note.rating) of 5 · \(note.tasted)\(note.buyAgain ? " · buy again" : "")")
-        html.raw("</span></a>")
+        html.raw("</span>")
+        html.closeSelectionLink(selection)
         if let notes = note.notes { html.element("p", class: "cell-bio", text: notes) }
     }
 }

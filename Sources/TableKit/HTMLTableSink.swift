@@ -123,7 +123,9 @@ public struct HTMLTableSink: TableWalkSink, ~Copyable {
         let rowStart = html.count
         html.append(rowTag.opensTableRow ? row.entry.tableRowOpening : row.entry.rowOpening)
         html.pathSegment(identifier)
-        if let linkBase {
+        // An empty identifier (a database row whose key is NULL) names no detail: `base/` is the
+        // list itself, so such a row has no link.
+        if let linkBase, !identifier.isEmpty {
             row.cell.storedSelection = RowSelection(base: linkBase, identifier: consume identifier)
         }
         html.raw("\">")

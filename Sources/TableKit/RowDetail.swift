@@ -18,11 +18,15 @@ public struct RowDetail: Sendable {
         public var title: String
         public var path: String
         public var posts: Bool
+        /// `.destructive` for an action that removes or loses data (Delete): shown in red, as a
+        /// destructive contextual action is.
+        public var style: ContextualAction.Style
 
-        public init(_ title: String, path: String, posts: Bool = false) {
+        public init(_ title: String, path: String, posts: Bool = false, style: ContextualAction.Style = .normal) {
             self.title = title
             self.path = path
             self.posts = posts
+            self.style = style
         }
     }
 

@@ -31,15 +31,24 @@ public struct RowSelection: Sendable {
 }
 
 extension HTMLWriter {
-    /// Opens a row's link, `<a class="cell-link" href="…">`, to its detail; without `href`
-    /// when the list has no details. Close it with `</a>`.
+    /// Opens a row's link, `<a class="cell-link" href="…">`, to its detail; close it with
+    /// ``closeSelectionLink(_:)`` given the same selection.
+    ///
+    /// Without a selection (a list without details, such as a detail list's rows, or a row whose
+    /// identifier names none) it opens `<span class="cell-link">` instead: an `<a>` without `href`
+    /// is not a link — it cannot be focused — yet reads as one to a screen reader's user.
     public mutating func openSelectionLink(_ selection: RowSelection?) {
-        raw("<a class=\"cell-link\"")
-        if let selection {
-            raw(" href=\"")
-            selection.write(into: &self)
-            raw("\"")
+        guard let selection else {
+            raw("<span class=\"cell-link\">")
+            return
         }
-        raw(">")
+        raw("<a class=\"cell-link\" href=\"")
+        selection.write(into: &self)
+        raw("\">")
+    }
+
+    /// Closes what ``openSelectionLink(_:)`` opened for `selection`: `</a>`, or `</span>`.
+    public mutating func closeSelectionLink(_ selection: RowSelection?) {
+        raw(selection == nil ? "</span>" : "</a>")
     }
 }

@@ -86,6 +86,28 @@ extension DatabaseListHTTPTests {
         #expect(try server.get("/").text.contains("href=\"/newcomers\""))
     }
 
+    /// An error page's navigation is every page's: a table created while serving is in it, and one
+    /// dropped leaves it.
+    @Test func anErrorPagesNavigationFollowsTablesCreatedAndDropped() throws {
+        let server = try Self.schemaServer()
+        let link = #"<a href="/newcomers""#
+        #expect(!(try server.get("/nowhere").text.contains(link)))
+        let writer = try server.database.writer()
+        try writer.execute("CREATE TABLE newcomers(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO newcomers VALUES (1, 'first')")
+        #expect(try server.get("/newcomers").status == 200)
+        for target in ["/nowhere", "/newcomers/99", "/symbols/nothing"] {
+            let page = try server.get(target)
+            #expect(page.status == 404, "\(target)")
+            #expect(page.text.contains(link), "\(target)")
+            #expect(page.text.contains(#"<a href="/members""#), "\(target)")
+        }
+        try writer.execute("DROP TABLE members")
+        let page = try server.get("/nowhere")
+        #expect(page.status == 404)
+        #expect(!page.text.contains(#"<a href="/members""#))
+        #expect(page.text.contains(link))
+    }
+
     /// A created table whose name would shadow a path of the server's is mounted where it would be at start.
     @Test func aTableCreatedWithAReservedNameGoesWhereAStartWouldPutIt() throws {
         let server = try Self.schemaServer()

@@ -78,6 +78,10 @@ import Testing
         let bob = try DatabaseWriteRefusalTests.signIn(served, "bob")
         let tag = try #require(try served.get("/books/1").headers["ETag"])
         let version = String(tag.dropFirst().dropLast())
+        // The row page's Delete is marked destructive (red, as a row's Delete in editing mode); Edit is not.
+        let page = try Self.send(served, "GET", "/books/1", cookie: alice).text
+        #expect(page.contains(#"<button class="button button-destructive" type="submit">Delete</button>"#), "\(page)")
+        #expect(page.contains(#"<a class="button" href="/books/1/-/edit?version="#))
         // bob may not delete: a page saying so, not the JSON API's shape.
         let refused = try Self.send(served, "POST", "/books/1/-/delete?version=\(version)", cookie: bob)
         #expect(refused.status == 403)

@@ -26,7 +26,7 @@ enum DetailListArticle {
         override func render(into html: inout HTMLWriter) throws {
             html.openSelectionLink(selection)
             html.element("span", class: "cell-title", text: text)
-            html.raw("</a>")
+            html.closeSelectionLink(selection)
         }
     }
 

@@ -43,8 +43,10 @@ import Testing
         #expect(html.contains(#"<a href="/recipes" aria-current="page">Recipes</a>"#))
         #expect(html.contains(#"<span class="cell-title">200 g flour</span>"#))
         #expect(html.contains(#"<span class="cell-title">2 eggs</span>"#))
-        // Its rows have no detail of their own.
+        // Its rows have no detail of their own, so no link: a span, not an `<a>` without `href`.
         #expect(!html.contains(#"href="/recipes/pancakes/"#))
+        #expect(html.contains(#"<span class="cell-link"><span class="cell-title">200 g flour</span></span>"#))
+        #expect(!html.contains(#"<a class="cell-link">"#))
         #expect(html.contains(#"data-list="recipes/pancakes""#))
     }
 

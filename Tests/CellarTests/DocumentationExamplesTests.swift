@@ -29,7 +29,8 @@ enum YourFirstApp {
         override func render(_ book: Book, into html: inout HTMLWriter) {
             html.openSelectionLink(selection)  // <a class="cell-link" href="/books/1">
             html.element("span", class: "cell-title", text: book.title)
-            html.raw("</a> ")
+            html.closeSelectionLink(selection)
+            html.raw(" ")
             html.element("span", class: "cell-subtitle", text: book.author)
         }
     }

@@ -43,6 +43,22 @@ extension CellarHTTPTests {
             #expect(page.links["next"] == "/roles/designer?offset=10&limit=10")
         }
 
+        /// A role's people have no detail there, so their rows hold no link to one: no `<a>`
+        /// without `href` (not focusable, yet read as a link) and no `href=""` (the page itself),
+        /// whether the row is a class cell (engineers) or a prototype (the others).
+        @Test func aRolesRowsHaveNoLinkWithoutATarget() throws {
+            let server = try TestServer.showcase()
+            for role in ["engineer", "designer"] {
+                let page = try server.get("/roles/\(role)?limit=10")
+                #expect(page.status == 200)
+                let elements = try HTMLInspector.elements(page.body)
+                #expect(!elements.contains { $0.tag == "a" && ($0.attributes["href"] ?? "").isEmpty }, "\(role)")
+                let titles = elements.filter { $0.hasClass("cell-link") }
+                #expect(titles.count == 10, "\(role)")
+                #expect(titles.allSatisfy { $0.tag == "span" }, "\(role)")
+            }
+        }
+
         @Test func anUnknownRoleIsA404ThatNamesIt() throws {
             let server = try TestServer.showcase()
             for target in ["/roles/pilot", "/roles/Engineer", "/roles/engineer/1"] {

@@ -23,6 +23,39 @@ import Testing
         #expect(html.string == #"<a href="/a-base-longer-than-fifteen-bytes&amp;/4%202">4 2</a>"#)
     }
 
+    /// Without a selection a cell's link is a `<span>`: an `<a>` without `href` cannot be focused.
+    @Test func withoutASelectionTheLinkIsASpan() {
+        var html = HTMLWriter()
+        html.openSelectionLink(nil)
+        html.closeSelectionLink(nil)
+        html.raw("|")
+        let selection = RowSelection(base: "/people", identifier: "7")
+        html.openSelectionLink(selection)
+        html.closeSelectionLink(selection)
+        #expect(html.string == #"<span class="cell-link"></span>|<a class="cell-link" href="/people/7"></a>"#)
+    }
+
+    /// A prototype's row link, `<a class="cell-link" href="{{href}}">` up to its `</a>`, is a
+    /// `<span>` for a row without a selection, unless the row's data gives an `href`; the rest of
+    /// the template, other links included, is written as it is.
+    @Test func aPrototypesRowLinkIsASpanWithoutASelection() throws {
+        let template = try PrototypeTemplate(
+            #"{{#x}}<i>{{x}}</i>{{/x}}<a class="cell-link" href="{{href}}"><b>{{name}}</b></a> <a href="mailto:{{mail}}">{{mail}}</a>"#)
+        func render(_ data: [String: String], _ selection: RowSelection?) -> String {
+            var html = HTMLWriter()
+            template.render(into: &html, data: data, selection: selection)
+            return html.string
+        }
+        let data = ["x": "1", "name": "Ada <3", "mail": "a@b"]
+        #expect(render(data, nil) == #"<i>1</i><span class="cell-link"><b>Ada &lt;3</b></span> <a href="mailto:a@b">a@b</a>"#)
+        #expect(
+            render(data, RowSelection(base: "/p", identifier: "1"))
+                == #"<i>1</i><a class="cell-link" href="/p/1"><b>Ada &lt;3</b></a> <a href="mailto:a@b">a@b</a>"#)
+        var linked = data
+        linked["href"] = "/elsewhere"
+        #expect(render(linked, nil) == #"<i>1</i><a class="cell-link" href="/elsewhere"><b>Ada &lt;3</b></a> <a href="mailto:a@b">a@b</a>"#)
+    }
+
     @Test func partsAreKept() {
         var selection = RowSelection(base: "/a", identifier: "1")
         selection.identifier = "2"

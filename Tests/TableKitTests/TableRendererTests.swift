@@ -129,7 +129,10 @@ import Testing
         let registry = ReuseRegistry()
         try registry.registerPrototype("SubtitleCell", template: subtitlePrototype)
         let controller = StubController(rows: 1) { DataCellProvider(prototype: "SubtitleCell", for: $0, data: ["name": "Grace"]) }
-        #expect(try controller.renderedHTML(registry: registry).contains(#"href="""#))
+        let html = try controller.renderedHTML(registry: registry)
+        // No `href=""` (the page itself) and no `<a>` without one: the row link is a span.
+        #expect(!html.contains("href"), "\(html)")
+        #expect(html.contains(#"<span class="cell-link"><span class="cell-title">Grace</span>"#), "\(html)")
     }
 
     // MARK: Golden file

@@ -104,7 +104,8 @@ final class LinkEchoCell: TableViewCell {
 
     override func render(into html: inout HTMLWriter) throws {
         html.openSelectionLink(selection)
-        html.raw("</a>|")
+        html.closeSelectionLink(selection)
+        html.raw("|")
         selection?.write(into: &html)
         html.raw("|")
         if let selection {

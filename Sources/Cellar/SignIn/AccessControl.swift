@@ -179,6 +179,19 @@ public final class AccessControl: Sendable {
         return (session.actor, session.issuedAt, account.groups)
     }
 
+    /// The name of the actor `request` acts for, found as ``SignInMiddleware`` finds it (a bearer
+    /// token that verifies, a trusted proxy's header, the session cookie), for an answer made
+    /// outside the middleware: an error page, which the server renders from the request as it
+    /// arrived. Nil for anyone else, a token that does not verify included.
+    func actorName(identifying request: Request) -> String? {
+        let configuration = current
+        switch bearer(of: request, in: configuration) {
+        case .token(let token): return token.actor
+        case .invalid: return nil
+        case .none: return (proxiedActor(of: request, in: configuration) ?? actor(of: request, in: configuration))?.name
+        }
+    }
+
     /// The actor `request` acts for, as the middleware set it, with its groups read now.
     public func actor(of request: Request) -> SignedInActor? {
         guard let name = request.actor else { return nil }

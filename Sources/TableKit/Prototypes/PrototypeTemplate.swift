@@ -38,6 +38,9 @@ public final class PrototypeTemplate: Sendable {
     // loop over plain values: no enum payloads to retain, no recursion.
     private let program: [Instruction]
     private let literals: [UInt8]
+    /// The program and literals of ``unlinkedSource(of:)``, written for a row without a link; nil
+    /// when the template opens no row link.
+    private let unlinked: (program: [Instruction], literals: [UInt8])?
 
     /// One step of the program: a literal (possibly empty), then one action. Fusing each literal
     /// into the action after it halves the steps of a row (`SubtitleCell` runs four, not seven),
@@ -101,6 +104,16 @@ public final class PrototypeTemplate: Sendable {
         compiler.flush()
         program = compiler.program
         literals = compiler.literals
+        if let unlinkedSource = Self.unlinkedSource(of: source) {
+            // The same keys in the same order: a data type's slots serve both programs.
+            var parser = Parser(source: Array(unlinkedSource.utf8))
+            var compiler = Compiler(keys: keys)
+            compiler.compile(try parser.parse())
+            compiler.flush()
+            unlinked = (compiler.program, compiler.literals)
+        } else {
+            unlinked = nil
+        }
     }
 
     /// Flattens segments into steps, each literal joined to the action that follows it.
@@ -163,6 +176,18 @@ public final class PrototypeTemplate: Sendable {
     /// ``render(into:data:selection:)`` with `slots`, which holds for each of ``keys`` the data
     /// type's slot for it (see ``slots(for:)``), or -1 for a key written by name.
     func render(into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?, slots: UnsafePointer<Int32>?) {
+        // A row without a detail is written without its link, unless its data gives one.
+        if selection == nil, let unlinked, !data.prototypeValue(forKey: "href").isTruthy {
+            run(unlinked.program, literals: unlinked.literals, into: &html, data: data, selection: nil, slots: slots)
+        } else {
+            run(program, literals: literals, into: &html, data: data, selection: selection, slots: slots)
+        }
+    }
+
+    private func run(
+        _ program: [Instruction], literals: [UInt8], into html: inout HTMLWriter, data: some PrototypeData, selection: RowSelection?,
+        slots: UnsafePointer<Int32>?
+    ) {
         // The program, literals and keys are borrowed once per row, not looked up per instruction.
         program.withUnsafeBufferPointer { program in
             keys.withUnsafeBufferPointer { keys in

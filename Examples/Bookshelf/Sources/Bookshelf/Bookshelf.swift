@@ -15,7 +15,8 @@ final class ReadingCell: ItemCell<Book> {
     override func render(_ book: Book, into html: inout HTMLWriter) {
         html.openSelectionLink(selection)  // <a class="cell-link" href="/books/1">
         html.element("span", class: "cell-title", text: book.title)  // escaped
-        html.raw("</a> ")
+        html.closeSelectionLink(selection)
+        html.raw(" ")
         html.element("span", class: "cell-subtitle", text: book.author)
     }
 }

@@ -36,7 +36,13 @@ public struct Permissions: Sendable, Equatable {
     public static let everyList = "*"
 
     /// Grantees by key (a path, a table's name or `*`), then by action.
-    public var grants: [String: [Action: Set<String>]] = [:]
+    public var grants: [String: [Action: Set<String>]] = [:] {
+        didSet { someEntryGrantsView = grants.values.contains { $0[.view] != nil } }
+    }
+
+    /// Whether any entry names `view`. Without one anyone views every list, which
+    /// ``allows(_:_:path:)`` answers without looking the path up: every page asks.
+    private var someEntryGrantsView = false
 
     public init() {}
 
@@ -90,6 +96,7 @@ public struct Permissions: Sendable, Equatable {
 
     /// Whether `actor` (nil: not signed in) may do `action` on the list at `path` (nil: the SQL page).
     public func allows(_ actor: SignedInActor?, _ action: Action, path: String?) -> Bool {
+        if action == .view, !someEntryGrantsView { return true }
         let grantees = grantees(of: action, path: path)
         if grantees.contains(Self.anyone) { return true }
         guard let actor else { return false }

@@ -87,7 +87,8 @@ public final class App: @unchecked Sendable {
     public var databaseAllowsSQL = true
     /// Whether a database named on the command line may be written (`--writable`, `CELLAR_WRITABLE`).
     public var databaseWritable = false
-    /// Whether its writes must name the row's version (`--require-if-match`).
+    /// Whether its writes, and the JSON write API's to an app's own lists, must name the row's
+    /// version (`--require-if-match`).
     public var databaseRequiresIfMatch = false
     /// Whether its facet counts are kept per version of the data: false with `--no-facet-cache`
     /// (for measurement; ``DatabaseOptions/cachesFacets``).
@@ -239,6 +240,7 @@ public final class App: @unchecked Sendable {
         let control = accessControl
         made.editingAccess = EditingAccess(
             control: control, permissions: access.permissions, keys: control?.keys ?? signIn.keys ?? (try? SessionKeys.ephemeral()) ?? .none)
+        made.requiresIfMatch = databaseRequiresIfMatch
         let snapshot = made
         servingSnapshot.withLock { $0 = snapshot }
         let responder = ListResponder(app: snapshot)
@@ -270,6 +272,10 @@ public final class App: @unchecked Sendable {
             }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
             router.post(route.path + EditingResponder.pathSuffix) { try EditingResponder(app: snapshot, route: route).respond(to: $0) }
+            for kind in [ListWriteResponder.Kind.insert, .update, .delete] {
+                let writer = ListWriteResponder(app: snapshot, route: route, kind: kind)
+                router.post(writer.pattern) { try writer.respond(to: $0) }
+            }
             if route.acceptsFormPosts {
                 router.post(route.path) { try responder.respond(to: $0.withFormInQuery(), route: route, path: .page) }
                 for format in ListFormat.named {
@@ -312,6 +318,8 @@ public final class App: @unchecked Sendable {
         let renderingSeed: UInt64
         /// Who may change a list (editing mode), once the router is made.
         var editingAccess: EditingAccess? = nil
+        /// ``App/databaseRequiresIfMatch``, which an app's own lists' write API honours too.
+        var requiresIfMatch = false
         /// ``App/accessControl``; nil when the app signs no one in.
         let accessControl: AccessControl?
         /// The lists' paths by the links the navigation has to them, for ``siteLayout(for:)``.

@@ -2,7 +2,7 @@ import ByteWriters
 import MicroHTTP
 
 /// The errors of the JSON write API (`POST /{table}/-/insert`, `…/-/upsert`, `/{table}/{key}/-/update`,
-/// `…/-/delete`) in Datasette 1.0's shape, `{"ok": false, "errors": ["…"]}`, whatever the request's
+/// `…/-/delete`, and the same on an app's editable lists, `ListWriteResponder`) in Datasette 1.0's shape, `{"ok": false, "errors": ["…"]}`, whatever the request's
 /// `Accept`: a client written for Datasette reads every refusal the same way, the server's own
 /// (a 404, a 405, a 413 for a body over the limit, a 401 for a bad token) included.
 public enum WriteAPIErrors {

@@ -32,7 +32,7 @@ static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
     "$micro/RequestID.swift" "$micro/EntityTag.swift" "$micro/EventStream.swift" "$micro/ServerSentEvent.swift"
     "$micro/Internal/EventStream+Connection.swift" "$micro/Internal/ContentReadResult.swift")
-tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift)
+tablekit_sources=(Sources/TableKit/*.swift Sources/TableKit/Prototypes/*.swift Sources/TableKit/Editing/*.swift Sources/TableKit/Forms/*.swift)
 byte_sources=(Sources/ByteWriters/*.swift)
 
 database_sources=(Sources/CellarDatabase/ListCursor.swift Sources/CellarDatabase/SQLite/DatabaseValue.swift)

@@ -36,6 +36,14 @@ import Testing
         #expect(try render("<a title='{{t}}'>", ["t": .text("' onclick='x")]) == "<a title='&#39; onclick=&#39;x'>")
     }
 
+    /// A row without a link gets its template's `<a class="cell-link">` as a span; where that
+    /// rewrite would change the template's structure (here the link's `}}` closes a comment opened
+    /// before it), the template is still taken and keeps its text (found by the fuzz target).
+    @Test func aLinkWhoseRewriteWouldChangeTheTemplateIsKept() throws {
+        #expect(try render(#"<a class="cell-link" href="{{href}}">x</a>"#) == #"<span class="cell-link">x</span>"#)
+        #expect(try render(#"{{! note <a class="cell-link" href="{{href}}">x</a>"#) == #"">x</a>"#)
+    }
+
     @Test func numbersFlagsAndMissingValues() throws {
         #expect(try render("{{n}}|{{f}}|{{g}}|{{m}}|", ["n": .number(-42), "f": .flag(true), "g": .flag(false)]) == "-42|true|false||")
     }

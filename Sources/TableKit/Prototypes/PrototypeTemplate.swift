@@ -104,11 +104,13 @@ public final class PrototypeTemplate: Sendable {
         compiler.flush()
         program = compiler.program
         literals = compiler.literals
-        if let unlinkedSource = Self.unlinkedSource(of: source) {
-            // The same keys in the same order: a data type's slots serve both programs.
-            var parser = Parser(source: Array(unlinkedSource.utf8))
+        // The rewrite is textual: where it changes the template's structure (the link's `}}`
+        // closing a comment opened before it), the template keeps its link for every row.
+        var unlinkedParser = Self.unlinkedSource(of: source).map { Parser(source: Array($0.utf8)) }
+        if let unlinkedSegments = try? unlinkedParser?.parse(), unlinkedParser?.keys.allSatisfy(keys.contains) == true {
+            // Its keys are the template's (less `href`): a data type's slots serve both programs.
             var compiler = Compiler(keys: keys)
-            compiler.compile(try parser.parse())
+            compiler.compile(unlinkedSegments)
             compiler.flush()
             unlinked = (compiler.program, compiler.literals)
         } else {

@@ -129,9 +129,11 @@ bench: release ## Benchmarks: peers side by side (shared/peers/run.sh), in-proce
 	$(MAKE) bench-database
 
 bench-database: release ## Lists from a SQLite file against Datasette (pinned, in .build-bench-venv/): req/s ratios and CSV memory
+	@.ci/install-apt wrk python3-venv
 	Benchmarks/database/run.sh
 
 bench-write: release ## Single-row writes through the JSON write API against Datasette 1.0a41 (own venv) and a C commit loop: req/s, medians and ratios; change-to-watcher p50/p99 with 100 watchers
+	@.ci/install-apt wrk python3-venv
 	Benchmarks/write/run.sh
 
 bench-postgres: release ## The same table from PostgreSQL (a throwaway cluster) and from SQLite on one core: 100-row and deep keyset pages, HTML and JSON, req/s and CPU µs a request in Cellar and in PostgreSQL

@@ -1,20 +1,15 @@
 import MicroHTTP
 
-/// A PostgreSQL table's rows in the order of a position column (YAML `order: position`), as
-/// SQLite's are (``TableWriter``'s `+Position`): a new row goes at the end, a move writes the moved
-/// row's new position and, only when its neighbours leave no whole number between them, the few
-/// rows after it that must step along. PostgreSQL lets writers in side by side, so a change that
-/// reads positions first takes the table's advisory lock for its transaction: two inserts never
-/// pick the same last place.
+/// A PostgreSQL table's rows in the order of a position column (YAML `order: position`): its
+/// statements for what ``PositionPlanner`` decides, as SQLite's writer gives its own. PostgreSQL
+/// lets writers in side by side, so a change that reads positions first takes the table's advisory
+/// lock for its transaction: two inserts never pick the same last place.
 extension PostgresTableWriter {
     func placeAtEnd(_ values: inout TableWriter.Values, transaction: Transaction) throws {
         guard let position = list.positionColumn, !values.contains(where: { $0.column == position }) else { return }
         try lockPositions(transaction)
-        let name = quotedIdentifier(schema.columns[position].name)
-        let last = try firstColumn(of: "SELECT max(\(name))::int8 FROM \(list.quotedName)", [], transaction: transaction).first
-        var next: Int64 = 1
-        if case .integer(let largest) = last { next = largest + 1 }
-        values.append((position, .integer(next)))
+        let positions = PostgresPositions(writer: self, column: position, movedKey: [], transaction: transaction)
+        values.append((position, .integer(PositionPlanner.endPosition(after: try positions.highestPosition()))))
         values.sort { $0.column < $1.column }
     }
 
@@ -25,88 +20,73 @@ extension PostgresTableWriter {
         return try change { transaction in
             try lockPositions(transaction)
             let current = try currentRow(key, expectedVersion: expectedVersion, transaction: transaction)
-            let name = quotedIdentifier(schema.columns[column].name)
-            let others = " AND NOT (" + list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ") + ")"
-            func position(of key: [DatabaseValue]) throws -> Int64 {
-                guard let row = try row(at: key, locking: false, transaction: transaction) else {
-                    throw RowWriteError(.conflict, "The row it was to go beside is no longer there: nothing was moved.")
-                }
-                guard case .integer(let value) = row.values[column] else {
-                    throw RowWriteError.constraint("The row it was to go beside has no position: nothing was moved.")
-                }
-                return value
-            }
-            func neighbour(_ comparison: String, _ aggregate: String, of value: Int64) throws -> Int64? {
-                let found = try firstColumn(
-                    of: "SELECT \(aggregate)(\(name))::int8 FROM \(list.quotedName) WHERE \(name) \(comparison) ?" + others,
-                    [.integer(value)] + key, transaction: transaction
-                ).first
-                if case .integer(let found) = found { return found }
-                return nil
-            }
-            let newPosition: Int64
-            switch target {
-            case .before(let other):
-                let next = try position(of: other)
-                if let previous = try neighbour("<", "max", of: next) {
-                    newPosition =
-                        next - previous >= 2
-                        ? previous + (next - previous) / 2
-                        : try makeRoom(at: next, name: name, others: others, key: key, transaction: transaction)
-                } else {
-                    newPosition = next - 1
-                }
-            case .after(let other):
-                let previous = try position(of: other)
-                if let next = try neighbour(">", "min", of: previous) {
-                    newPosition =
-                        next - previous >= 2
-                        ? previous + (next - previous) / 2
-                        : try makeRoom(at: next, name: name, others: others, key: key, transaction: transaction)
-                } else {
-                    newPosition = previous + 1
-                }
-            }
-            // Into another section of a grouped list: its grouping column takes that section's value.
-            let sectionSet = section.map { ", " + quotedIdentifier(schema.columns[$0.column].name) + " = ?" } ?? ""
-            _ = try transaction.rows(
-                "UPDATE \(list.quotedName) SET \(name) = ?" + sectionSet + keyCondition,
-                [.integer(newPosition)] + (section.map { [$0.value] } ?? []) + key)
+            let positions = PostgresPositions(writer: self, column: column, movedKey: key, transaction: transaction)
+            try PositionPlanner.move(to: target, section: section, in: positions)
             return current
         }
-    }
-
-    /// Frees `position` by moving the run of rows at consecutive positions from it one place on,
-    /// the last first (so a UNIQUE position never holds two rows). Returns `position`, now free.
-    private func makeRoom(at position: Int64, name: String, others: String, key: [DatabaseValue], transaction: Transaction) throws -> Int64 {
-        let taken = try firstColumn(
-            of: "SELECT DISTINCT \(name)::int8 FROM \(list.quotedName) WHERE \(name) >= ?" + others + " ORDER BY 1", [.integer(position)] + key,
-            transaction: transaction)
-        var end = position
-        for value in taken {
-            guard case .integer(let value) = value, value == end else { break }
-            end += 1
-        }
-        // The moved row leaves its place first: it may be the one the run steps into (a row moved
-        // up to just before its neighbour), and a UNIQUE position never holds two rows.
-        let lowest = try firstColumn(of: "SELECT min(\(name))::int8 FROM \(list.quotedName)", [], transaction: transaction).first
-        if case .integer(let lowest) = lowest {
-            _ = try transaction.rows("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition, [.integer(lowest - 1)] + key)
-        }
-        var step = end - 1
-        while step >= position {
-            _ = try transaction.rows("UPDATE \(list.quotedName) SET \(name) = \(name) + 1 WHERE \(name) = ?" + others, [.integer(step)] + key)
-            step -= 1
-        }
-        return position
     }
 
     /// The table's advisory lock, held until the transaction ends: one position change at a time.
     private func lockPositions(_ transaction: Transaction) throws {
         _ = try transaction.rows("SELECT pg_catalog.pg_advisory_xact_lock(?::regclass::oid::int8)", [.text(list.quotedName)])
     }
+}
 
-    private func firstColumn(of sql: String, _ bindings: [DatabaseValue], transaction: Transaction) throws -> [DatabaseValue] {
+/// One PostgreSQL table's position column while a row (`movedKey`) moves, in the move's
+/// transaction. Aggregates are read as `int8`, whatever the column's integer type.
+private struct PostgresPositions: RowPositions {
+    let writer: PostgresTableWriter
+    let column: Int
+    let movedKey: [DatabaseValue]
+    let transaction: PostgresTableWriter.Transaction
+
+    private var table: String { writer.list.quotedName }
+    private var name: String { quotedIdentifier(writer.schema.columns[column].name) }
+    /// Leaves the moved row out (its key bound after the statement's own values).
+    private var others: String { " AND NOT (" + writer.list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ") + ")" }
+
+    func position(of key: [DatabaseValue]) throws -> DatabaseValue? {
+        try writer.row(at: key, locking: false, transaction: transaction)?.values[column]
+    }
+
+    func nearestPosition(below value: Int64) throws -> DatabaseValue {
+        try firstValue("SELECT max(\(name))::int8 FROM \(table) WHERE \(name) < ?" + others, [.integer(value)] + movedKey)
+    }
+
+    func nearestPosition(above value: Int64) throws -> DatabaseValue {
+        try firstValue("SELECT min(\(name))::int8 FROM \(table) WHERE \(name) > ?" + others, [.integer(value)] + movedKey)
+    }
+
+    func positions(from value: Int64) throws -> [DatabaseValue] {
+        try firstColumn("SELECT DISTINCT \(name)::int8 FROM \(table) WHERE \(name) >= ?" + others + " ORDER BY 1", [.integer(value)] + movedKey)
+    }
+
+    func lowestPosition() throws -> DatabaseValue {
+        try firstValue("SELECT min(\(name))::int8 FROM \(table)", [])
+    }
+
+    /// The largest position in the table; `.null` when there is none.
+    func highestPosition() throws -> DatabaseValue {
+        try firstValue("SELECT max(\(name))::int8 FROM \(table)", [])
+    }
+
+    func setPosition(_ position: Int64, section: (column: Int, value: DatabaseValue)?) throws {
+        // Into another section of a grouped list: its grouping column takes that section's value.
+        let sectionSet = section.map { ", " + quotedIdentifier(writer.schema.columns[$0.column].name) + " = ?" } ?? ""
+        _ = try transaction.rows(
+            "UPDATE \(table) SET \(name) = ?" + sectionSet + writer.keyCondition, [.integer(position)] + (section.map { [$0.value] } ?? []) + movedKey
+        )
+    }
+
+    func stepOn(rowsAt position: Int64) throws {
+        _ = try transaction.rows("UPDATE \(table) SET \(name) = \(name) + 1 WHERE \(name) = ?" + others, [.integer(position)] + movedKey)
+    }
+
+    private func firstValue(_ sql: String, _ bindings: [DatabaseValue]) throws -> DatabaseValue {
+        try firstColumn(sql, bindings).first ?? .null
+    }
+
+    private func firstColumn(_ sql: String, _ bindings: [DatabaseValue]) throws -> [DatabaseValue] {
         let result = try transaction.rows(sql, bindings)
         return (0..<result.count).map { result.value(row: $0, column: 0) }
     }

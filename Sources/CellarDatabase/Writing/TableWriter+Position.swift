@@ -1,6 +1,5 @@
-/// A table's rows in the order of a position column (YAML `order: position`): a new row goes at
-/// the end, and a move writes the moved row's new position and, only when its neighbours leave
-/// no whole number between them, the few rows just after it that must step along.
+/// A table's rows in the order of a position column (YAML `order: position`): SQLite's statements
+/// for what ``PositionPlanner`` decides — a new row at the end, a moved row between its neighbours.
 extension TableWriter {
     /// Where a moved row goes: just before one row, or just after one (the end of what was shown).
     enum MoveTarget {
@@ -12,11 +11,8 @@ extension TableWriter {
     /// row names one.
     func placeAtEnd(_ values: inout Values, connection: SQLiteConnection) throws {
         guard let position = list.positionColumn, !values.contains(where: { $0.column == position }) else { return }
-        let name = quotedIdentifier(schema.columns[position].name)
-        let last = try firstColumn(of: "SELECT max(\(name)) FROM \(list.quotedName)", [], connection: connection).first
-        var next: Int64 = 1
-        if case .integer(let largest) = last { next = largest + 1 }
-        values.append((position, .integer(next)))
+        let positions = SQLitePositions(writer: self, column: position, movedKey: [], connection: connection)
+        values.append((position, .integer(PositionPlanner.endPosition(after: try positions.highestPosition()))))
         values.sort { $0.column < $1.column }
     }
 
@@ -29,90 +25,74 @@ extension TableWriter {
         guard let column = list.positionColumn else { throw RowWriteError.badRequest("\(schema.name) has no position column to move rows by.") }
         return try change { connection in
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
-            let name = quotedIdentifier(schema.columns[column].name)
-            let others = " AND NOT (" + list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ") + ")"
-            func position(of key: [DatabaseValue]) throws -> Int64 {
-                guard let row = try row(at: key, connection: connection) else {
-                    throw RowWriteError(.conflict, "The row it was to go beside is no longer there: nothing was moved.")
-                }
-                guard case .integer(let value) = row.values[column] else {
-                    throw RowWriteError.constraint("The row it was to go beside has no position: nothing was moved.")
-                }
-                return value
-            }
-            /// The neighbour's position on the far side, in the table as a whole (the row moved left out).
-            func neighbour(_ comparison: String, _ aggregate: String, of value: Int64) throws -> Int64? {
-                let found = try firstColumn(
-                    of: "SELECT \(aggregate)(\(name)) FROM \(list.quotedName) WHERE \(name) \(comparison) ?" + others, [.integer(value)] + key,
-                    connection: connection
-                ).first
-                if case .integer(let found) = found { return found }
-                return nil
-            }
-            let newPosition: Int64
-            switch target {
-            case .before(let other):
-                let next = try position(of: other)
-                if let previous = try neighbour("<", "max", of: next) {
-                    newPosition =
-                        next - previous >= 2
-                        ? previous + (next - previous) / 2 : try makeRoom(at: next, name: name, others: others, key: key, connection: connection)
-                } else {
-                    newPosition = next - 1
-                }
-            case .after(let other):
-                let previous = try position(of: other)
-                if let next = try neighbour(">", "min", of: previous) {
-                    newPosition =
-                        next - previous >= 2
-                        ? previous + (next - previous) / 2 : try makeRoom(at: next, name: name, others: others, key: key, connection: connection)
-                } else {
-                    newPosition = previous + 1
-                }
-            }
-            let sectionSet = section.map { ", " + quotedIdentifier(schema.columns[$0.column].name) + " = ?" } ?? ""
-            let update = try connection.statement("UPDATE \(list.quotedName) SET \(name) = ?" + sectionSet + keyCondition)
-            try update.bind([.integer(newPosition)] + (section.map { [$0.value] } ?? []) + key)
-            while try update.step() {}
-            update.reset()
+            let positions = SQLitePositions(writer: self, column: column, movedKey: key, connection: connection)
+            try PositionPlanner.move(to: target, section: section, in: positions)
             return current
         }
     }
+}
 
-    /// Frees `position` by moving the run of rows at consecutive positions from it one place on,
-    /// the last first (so a UNIQUE position never holds two rows): as few rows as the gap after the
-    /// run allows. Returns `position`, now free.
-    private func makeRoom(at position: Int64, name: String, others: String, key: [DatabaseValue], connection: SQLiteConnection) throws -> Int64 {
-        let taken = try firstColumn(
-            of: "SELECT DISTINCT \(name) FROM \(list.quotedName) WHERE \(name) >= ?" + others + " ORDER BY 1", [.integer(position)] + key,
-            connection: connection)
-        var end = position
-        for value in taken {
-            guard case .integer(let value) = value, value == end else { break }
-            end += 1
-        }
-        // The moved row leaves its place first: it may be the one the run steps into (a row moved
-        // up to just before its neighbour), and a UNIQUE position never holds two rows.
-        let lowest = try firstColumn(of: "SELECT min(\(name)) FROM \(list.quotedName)", [], connection: connection).first
-        if case .integer(let lowest) = lowest {
-            let park = try connection.statement("UPDATE \(list.quotedName) SET \(name) = ?" + keyCondition)
-            try park.bind([.integer(lowest - 1)] + key)
-            while try park.step() {}
-            park.reset()
-        }
-        var step = end - 1
-        while step >= position {
-            let shift = try connection.statement("UPDATE \(list.quotedName) SET \(name) = \(name) + 1 WHERE \(name) = ?" + others)
-            try shift.bind([.integer(step)] + key)
-            while try shift.step() {}
-            shift.reset()
-            step -= 1
-        }
-        return position
+/// One SQLite table's position column while a row (`movedKey`) moves, in the move's transaction.
+private struct SQLitePositions: RowPositions {
+    let writer: TableWriter
+    let column: Int
+    let movedKey: [DatabaseValue]
+    let connection: SQLiteConnection
+
+    private var table: String { writer.list.quotedName }
+    private var name: String { quotedIdentifier(writer.schema.columns[column].name) }
+    /// Leaves the moved row out (its key bound after the statement's own values).
+    private var others: String { " AND NOT (" + writer.list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ") + ")" }
+
+    func position(of key: [DatabaseValue]) throws -> DatabaseValue? {
+        try writer.row(at: key, connection: connection)?.values[column]
+    }
+
+    func nearestPosition(below value: Int64) throws -> DatabaseValue {
+        try firstValue("SELECT max(\(name)) FROM \(table) WHERE \(name) < ?" + others, [.integer(value)] + movedKey)
+    }
+
+    func nearestPosition(above value: Int64) throws -> DatabaseValue {
+        try firstValue("SELECT min(\(name)) FROM \(table) WHERE \(name) > ?" + others, [.integer(value)] + movedKey)
+    }
+
+    func positions(from value: Int64) throws -> [DatabaseValue] {
+        try firstColumn("SELECT DISTINCT \(name) FROM \(table) WHERE \(name) >= ?" + others + " ORDER BY 1", [.integer(value)] + movedKey)
+    }
+
+    func lowestPosition() throws -> DatabaseValue {
+        try firstValue("SELECT min(\(name)) FROM \(table)", [])
+    }
+
+    /// The largest position in the table; `.null` when there is none.
+    func highestPosition() throws -> DatabaseValue {
+        try firstValue("SELECT max(\(name)) FROM \(table)", [])
+    }
+
+    func setPosition(_ position: Int64, section: (column: Int, value: DatabaseValue)?) throws {
+        let sectionSet = section.map { ", " + quotedIdentifier(writer.schema.columns[$0.column].name) + " = ?" } ?? ""
+        try run(
+            "UPDATE \(table) SET \(name) = ?" + sectionSet + writer.keyCondition, [.integer(position)] + (section.map { [$0.value] } ?? []) + movedKey
+        )
+    }
+
+    func stepOn(rowsAt position: Int64) throws {
+        try run("UPDATE \(table) SET \(name) = \(name) + 1 WHERE \(name) = ?" + others, [.integer(position)] + movedKey)
+    }
+
+    private func run(_ sql: String, _ bindings: [DatabaseValue]) throws {
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        while try statement.step() {}
+    }
+
+    private func firstValue(_ sql: String, _ bindings: [DatabaseValue]) throws -> DatabaseValue {
+        try firstColumn(sql, bindings).first ?? .null
     }
 
     /// The first column of each row `sql` selects.
-    private func firstColumn(of sql: String, _ bindings: [DatabaseValue], connection: SQLiteConnection) throws -> [DatabaseValue] {
+    private func firstColumn(_ sql: String, _ bindings: [DatabaseValue]) throws -> [DatabaseValue] {
         let statement = try connection.statement(sql)
         defer { statement.reset() }
         try statement.bind(bindings)

@@ -227,7 +227,7 @@ class EditableDatabaseListController: DatabaseListController, EditableTableContr
     /// The form field a column's message goes on: the column's own, when the form shows it.
     private static func formField(_ column: String, of list: TableList) -> String? {
         let shown = Set(TableForm.columns(of: list, editing: false).map { list.columns[$0].name })
-        return shown.contains(column) ? column : nil
+        return shown.contains(column) ? TableForm.fieldName(ofColumn: column) : nil
     }
 }
 

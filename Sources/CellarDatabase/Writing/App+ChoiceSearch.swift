@@ -100,7 +100,7 @@ extension App {
         for (column, searched) in try given ?? searchedKeys(of: list, lists: lists, in: database) {
             let source =
                 ListRoute.percentEncodedPath(list.path) + "/-/choose.json?_choose="
-                + PercentEncoding.encoded(column, keeping: PercentEncoding.isUnreserved)
+                + PercentEncoding.encoded(TableForm.fieldName(ofColumn: column), keeping: PercentEncoding.isUnreserved)
             let title = try values[column].flatMap { value in !naming || value.isEmpty ? nil : try label(of: value, for: searched, in: database) }
             searches[column] = ChoiceSearch(
                 source: source, chooseAction: hasSecret ? nil : chooseAction, carried: carried, selectedTitle: title)
@@ -122,13 +122,13 @@ extension App {
         searched.target.labelColumn.map { quotedIdentifier(searched.target.columns[$0].name) } ?? quotedIdentifier(searched.key)
     }
 
-    /// The column `_choose` names: one of the list's foreign keys searched for; 400 otherwise.
+    /// The column whose field `_choose` names: one of the list's foreign keys searched for; 400 otherwise.
     private static func searchedKey(_ request: Request, of list: TableList, lists: DatabaseLists, in database: Database) throws -> SearchedKey {
-        guard let column = request.query["_choose"], !column.isEmpty else {
+        guard let field = request.query["_choose"], !field.isEmpty else {
             throw HTTPError.badRequest("Say which field to choose a value for (_choose).")
         }
-        guard let searched = try searchedKeys(of: list, lists: lists, in: database)[column] else {
-            throw HTTPError.badRequest("\(list.title) has no field “\(column.prefix(80))” chosen by searching.")
+        guard let column = TableForm.columnName(ofField: field), let searched = try searchedKeys(of: list, lists: lists, in: database)[column] else {
+            throw HTTPError.badRequest("\(list.title) has no field “\(field.prefix(80))” chosen by searching.")
         }
         return searched
     }
@@ -171,11 +171,12 @@ extension App {
         let term = try searchTerm(request)
         let field = list.columnIndex(named: searched.column).map { list.labels[$0] } ?? searched.column
         page.title = "Choose \(field)"
-        // The form's values, as the GET step carried them: they go back to the form.
-        let fields = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
+        // The form's values, as the GET step carried them (by field name): they go back to the form.
+        let columns = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
         var kept: [(String, String)] = []
         if editing, let version = request.query["_version"] { kept.append(("version", version)) }
-        for item in request.query where fields.contains(item.name) && item.name != searched.column && !kept.contains(where: { $0.0 == item.name }) {
+        for item in request.query where !kept.contains(where: { $0.0 == item.name }) {
+            guard let column = TableForm.columnName(ofField: item.name), columns.contains(column), column != searched.column else { continue }
             kept.append((item.name, item.value))
         }
         func link(_ extra: [(String, String)]) -> String {
@@ -206,7 +207,7 @@ extension App {
         page.html.raw("</p><ul class=\"choose-list\">")
         for match in matches {
             page.html.raw("<li><a href=\"")
-            page.html.attributeText(link([(searched.column, match.value)]))
+            page.html.attributeText(link([(TableForm.fieldName(ofColumn: searched.column), match.value)]))
             page.html.raw("\">")
             page.html.text(match.label)
             page.html.raw("</a> <span class=\"choose-key\">")
@@ -225,12 +226,14 @@ extension App {
 
 extension App {
     /// The form's values a GET carries (the foreign-key search's page sending the form back), by
-    /// column: only the form's fields, never a secret's nor the edit's `version`.
+    /// column: only the form's fields (``TableForm/columnName(ofField:)``), never a secret's, nor
+    /// the form's own parameters (the edit's `version`).
     static func sentValues(_ request: Request, of list: TableList, editing: Bool) -> [String: String] {
-        let fields = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
+        let columns = Set(TableForm.columns(of: list, editing: editing).filter { !list.isSecret($0) }.map { list.columns[$0].name })
         var values: [String: String] = [:]
-        for item in request.query where fields.contains(item.name) && values[item.name] == nil && !(editing && item.name == "version") {
-            values[item.name] = item.value
+        for item in request.query {
+            guard let column = TableForm.columnName(ofField: item.name), columns.contains(column), values[column] == nil else { continue }
+            values[column] = item.value
         }
         return values
     }

@@ -101,12 +101,13 @@ extension App {
         var values: TableWriter.Values = []
         for index in TableForm.columns(of: list, editing: editing) {
             let column = list.columns[index]
-            guard let text = sent[column.name] else { continue }
+            let field = TableForm.fieldName(ofColumn: column.name)
+            guard let text = sent[field] else { continue }
             if text.isEmpty {
                 // A secret's field is never filled in: empty on an edit keeps the value it has.
                 if editing, list.isSecret(index) { continue }
                 if !editing, column.defaultValue != nil { continue }
-                guard !column.notNull else { throw FormValidationError(column.name, "“\(list.labels[index])” needs a value.") }
+                guard !column.notNull else { throw FormValidationError(field, "“\(list.labels[index])” needs a value.") }
                 values.append((index, .null))
                 continue
             }
@@ -114,7 +115,7 @@ extension App {
                 values.append((index, try TableQuery.parse(text, for: column)))
             } catch {
                 // The message quotes the value: a secret's is never written back.
-                throw FormValidationError(column.name, list.isSecret(index) ? "“\(list.labels[index])” does not take this value." : error.message)
+                throw FormValidationError(field, list.isSecret(index) ? "“\(list.labels[index])” does not take this value." : error.message)
             }
         }
         return values
@@ -126,7 +127,8 @@ extension App {
         do {
             return try body()
         } catch let error as RowWriteError where error.status.code != 412 {
-            let field = error.column ?? TableForm.columns(of: list, editing: false).first.map { list.columns[$0].name } ?? ""
+            let column = error.column ?? TableForm.columns(of: list, editing: false).first.map { list.columns[$0].name } ?? ""
+            let field = TableForm.fieldName(ofColumn: column)
             throw FormValidationError(field, error.message)
         }
     }
@@ -135,7 +137,8 @@ extension App {
     /// shows its value now, beside the person's own (kept in the field).
     /// A 409: nothing was written, and the form, posted again, carries the row's new version.
     static func conflict(sent: [String: String], now: TableWriter.StoredRow?, list: TableList) -> FormValidationError {
-        let first = TableForm.columns(of: list, editing: true).first.map { list.columns[$0].name } ?? list.columns.first?.name ?? ""
+        let first = TableForm.fieldName(
+            ofColumn: TableForm.columns(of: list, editing: true).first.map { list.columns[$0].name } ?? list.columns.first?.name ?? "")
         guard let now else {
             var error = FormValidationError(first, "Someone else deleted this row meanwhile: nothing was saved.")
             error.status = .conflict
@@ -143,9 +146,9 @@ extension App {
         }
         let current = texts(of: now, in: list)
         var messages: [String: String] = [:]
-        for (name, text) in sent where current[name] != nil && current[name] != text {
-            messages[name] =
-                "Someone else changed this meanwhile: it is now “\(current[name] ?? "")”. Nothing was saved; Save again to replace it with your value."
+        for (field, text) in sent {
+            guard let name = TableForm.columnName(ofField: field), let now = current[name], now != text else { continue }
+            messages[field] = "Someone else changed this meanwhile: it is now “\(now)”. Nothing was saved; Save again to replace it with your value."
         }
         if messages.isEmpty {
             messages[first] = "Someone else changed this row meanwhile: nothing was saved. Save again to keep your values."

@@ -13,6 +13,24 @@ struct TableForm: FormController {
     /// The most rows of a referenced table offered as choices.
     static let maximumChoices = 300
 
+    /// The names the forms keep for themselves, besides every name that begins with `_`
+    /// (`_choose`, `_version`, editing mode's `_do`, `_row`, …): the edit form's `version` in its
+    /// address and the choose page's search, `q`.
+    static let ownNames: Set<String> = ["version", "q"]
+
+    /// The field of the column called `name`: the name itself, or with `__` before it when it is
+    /// one of the form's own names or begins with `_` (a column `version` is field `__version`),
+    /// so that no field is ever read as one of the form's own parameters.
+    static func fieldName(ofColumn name: String) -> String {
+        name.hasPrefix("_") || ownNames.contains(name) ? "__" + name : name
+    }
+
+    /// The column a field (or a query item) stands for; nil for one of the form's own names.
+    static func columnName(ofField name: String) -> String? {
+        if name.hasPrefix("__") { return String(name.dropFirst(2)) }
+        return name.hasPrefix("_") || ownNames.contains(name) ? nil : name
+    }
+
     /// The columns a form shows for `list`, in order.
     static func columns(of list: TableList, editing: Bool) -> [Int] {
         let schema = list.schema
@@ -44,6 +62,7 @@ struct TableForm: FormController {
         var fields: [FormField] = []
         for index in Self.columns(of: list, editing: editing) {
             let column = list.columns[index]
+            let name = Self.fieldName(ofColumn: column.name)
             let required = column.notNull && column.defaultValue == nil
             let help = column.defaultValue.map { "Default: \($0)" } ?? (column.notNull ? nil : "Empty is NULL.")
             let value = values[column.name] ?? ""
@@ -52,7 +71,7 @@ struct TableForm: FormController {
                 // A password's field: never filled, and left empty on an edit it keeps the value.
                 fields.append(
                     .secure(
-                        column.name, label: label, isRequired: required && !editing,
+                        name, label: label, isRequired: required && !editing,
                         help: editing ? "Secret: leave it empty to keep the current value." : "Secret: it is never shown again.",
                         autocomplete: "new-password"))
                 continue
@@ -61,7 +80,7 @@ struct TableForm: FormController {
                 let none = required ? [] : [FormField.Option("", "—")]
                 fields.append(
                     .picker(
-                        column.name, label: label, options: none + options.map { FormField.Option($0.0, $0.1) }, isRequired: required,
+                        name, label: label, options: none + options.map { FormField.Option($0.0, $0.1) }, isRequired: required,
                         help: help, value: value))
                 continue
             }
@@ -71,21 +90,21 @@ struct TableForm: FormController {
                     ? "Type its key, or a name to see matches." : "Type its key, or a name to see matches; Choose… lists them."
                 fields.append(
                     .search(
-                        column.name, label: label, search: search, isRequired: required, help: help.map { $0 + " " + searchHelp } ?? searchHelp,
+                        name, label: label, search: search, isRequired: required, help: help.map { $0 + " " + searchHelp } ?? searchHelp,
                         value: value))
                 continue
             }
             switch column.affinity {
             case .integer:
-                fields.append(.number(column.name, label: label, isRequired: required, help: help, value: value))
+                fields.append(.number(name, label: label, isRequired: required, help: help, value: value))
             case .real, .numeric:
                 if column.declaredType.uppercased().contains("DATE") {
-                    fields.append(.date(column.name, label: label, isRequired: required, help: help, value: value))
+                    fields.append(.date(name, label: label, isRequired: required, help: help, value: value))
                 } else {
-                    fields.append(.number(column.name, label: label, isRequired: required, allowsDecimals: true, help: help, value: value))
+                    fields.append(.number(name, label: label, isRequired: required, allowsDecimals: true, help: help, value: value))
                 }
             case .text, .blob:
-                fields.append(.text(column.name, label: label, isRequired: required, help: help, value: value, maxLength: 100_000))
+                fields.append(.text(name, label: label, isRequired: required, help: help, value: value, maxLength: 100_000))
             }
         }
         sections = [FormSection(fields: fields)]

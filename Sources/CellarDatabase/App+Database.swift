@@ -145,14 +145,21 @@ extension App {
         switch database.engine {
         case .postgres(let pool):
             // PostgreSQL has no authorizer to read a column as NULL, and a statement's text is not
-            // parsed here: with secret columns, no one's SQL runs (canned queries are the operator's).
+            // parsed here: with secret columns, someone's SQL runs only when the role may read none
+            // of them (canned queries are the operator's).
             let secretNames = lists.flatMap { list in list.secretColumnNames.map { list.schema.name + "." + $0 } }
             if sqlPage, !secretNames.isEmpty {
-                logger.warning(
-                    "/-/query is off: on PostgreSQL Cellar cannot keep a statement from reading a secret column",
-                    metadata: ["database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))"])
-                guard !configuration.queries.isEmpty else { return nil }
-                return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), false)
+                let grants = try QueryRunner.secretColumnGrants(of: lists, pool: pool, timeLimit: database.options.timeLimit)
+                if !grants.isEmpty {
+                    logger.warning(
+                        "/-/query is off: the serving role may read a secret column, and so would any statement; to turn it on, run as the tables' owner what to_run says (or serve with --no-sql)",
+                        metadata: [
+                            "database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))",
+                            "to_run": "\(grants.joined(separator: "; "));",
+                        ])
+                    guard !configuration.queries.isEmpty else { return nil }
+                    return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), false)
+                }
             }
             let reach = sqlPage ? try QueryRunner.reachBeyondReading(in: database) : []
             if !reach.isEmpty {

@@ -7,6 +7,7 @@ extension QueryRunner {
     /// the same way; one that reads it otherwise stopped the start).
     static func secretColumnGrants(of lists: [TableList], pool: PostgresPool, timeLimit: Double) throws -> [String] {
         let deadline = PostgresDeadline.seconds(timeLimit)
+        guard lists.contains(where: { !$0.secretColumns.isEmpty }) else { return [] }
         let mounted = Set(lists.map(\.schema.name))
         return try pool.withConnection(deadline: deadline) { connection in
             guard case .text(let role)? = try connection.query("SELECT current_user::text", deadline: deadline).rows.first?.first else { return [] }

@@ -51,6 +51,15 @@ extension JSONReader {
         return .real(real)
     }
 
+    /// Reads a number as ``readNumber()`` does, and its text as the document writes it (`1.50`,
+    /// `12345678901234567890.123456789`): for a reader that keeps every digit.
+    public mutating func readNumberAndText() throws(Failure) -> (number: Number, text: String) {
+        skipWhitespace()
+        let start = index
+        let number = try readNumber()
+        return (number, String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
     private func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }

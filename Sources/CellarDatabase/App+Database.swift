@@ -125,7 +125,8 @@ extension App {
     /// when there are none to run: the SQL page off (`--no-sql`, ``App/databaseAllowsSQL``, or
     /// `sql: false` in the configuration) and no canned query. Canned queries stay with the SQL page
     /// off: they run only what the configuration says. `writtenSQL`: whether `/-/query` is on —
-    /// not over PostgreSQL when the serving role can do more than read.
+    /// not over PostgreSQL when the serving role can do more than read, or may read a secret column
+    /// (no authorizer reads it as NULL there; ``QueryRunner/secretColumnGrants(of:pool:timeLimit:)``).
     ///
     /// With sign-in, a statement reads none of `lists`' tables its actor may not view.
     private func queryRunner(
@@ -144,13 +145,15 @@ extension App {
         let secret = lists.flatMap { list in list.secretColumnNames.map { UnreadableTables.secretKey(table: list.schema.name, column: $0) } }
         switch database.engine {
         case .postgres(let pool):
-            // PostgreSQL has no authorizer to read a column as NULL, and a statement's text is not
-            // parsed here: with secret columns, no one's SQL runs (canned queries are the operator's).
             let secretNames = lists.flatMap { list in list.secretColumnNames.map { list.schema.name + "." + $0 } }
-            if sqlPage, !secretNames.isEmpty {
+            let grants = sqlPage ? try QueryRunner.secretColumnGrants(of: lists, pool: pool, timeLimit: database.options.timeLimit) : []
+            if !grants.isEmpty {
                 logger.warning(
-                    "/-/query is off: on PostgreSQL Cellar cannot keep a statement from reading a secret column",
-                    metadata: ["database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))"])
+                    "/-/query is off: the serving role may read a secret column, and so would any statement; to turn it on, run as the tables' owner what to_run says (or serve with --no-sql)",
+                    metadata: [
+                        "database": "\(database.displayName)", "secret_columns": "\(secretNames.joined(separator: ", "))",
+                        "to_run": "\(grants.joined(separator: "; "));",
+                    ])
                 guard !configuration.queries.isEmpty else { return nil }
                 return (QueryRunner(postgres: pool.info, timeLimit: database.options.timeLimit, unreadableTables: unreadable), false)
             }

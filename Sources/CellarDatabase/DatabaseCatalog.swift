@@ -193,12 +193,19 @@ final class DatabaseCatalog: Sendable {
         return all
     }
 
-    /// The columns of a SQLite view that show a table's secret column; none for a table, or over PostgreSQL.
+    /// The columns of a view that show a table's secret column (``SecretViewColumns``); none for a table.
     private static func secretColumns(shownBy view: TableSchema, in database: Database, file: DatabaseConfiguration) throws -> [String] {
-        guard view.kind == .view, case .sqlite(let pool) = database.engine else { return [] }
+        guard view.kind == .view else { return [] }
         let secret = Set(file.tables.flatMap { name, table in table.secret.map { UnreadableTables.secretKey(table: name, column: $0) } })
         guard !secret.isEmpty else { return [] }
-        return try pool.withConnection { connection in try SecretViewColumns.of(view, secret: secret, on: connection, in: file) }
+        switch database.engine {
+        case .sqlite(let pool):
+            return try pool.withConnection { connection in try SecretViewColumns.of(view, secret: secret, on: connection, in: file) }
+        case .postgres(let pool):
+            return try pool.withConnection(deadline: .seconds(database.options.timeLimit)) { connection in
+                try SecretViewColumns.of(view, secret: secret, on: connection, in: file)
+            }
+        }
     }
 
     /// A table's list, its label column chosen from its rows unless configured or given.
@@ -207,8 +214,9 @@ final class DatabaseCatalog: Sendable {
         cells: DatabaseCellProvider?, linkTargets: Set<String>?, label: LabelColumn.Choice? = nil
     ) throws -> TableList {
         var settings = entry.settings
-        // A SQLite view that shows a secret column as it is keeps it secret too (``SecretViewColumns``).
-        let shown = try secretColumns(shownBy: table, in: database, file: file)
+        // A view that shows a secret column as it is keeps it secret too (``SecretViewColumns``), and
+        // so does a list a column its role may not read (PostgreSQL's column grants).
+        let shown = try secretColumns(shownBy: table, in: database, file: file) + table.columns.filter { !$0.isReadable }.map(\.name)
         if !shown.isEmpty {
             var widened = settings ?? DatabaseConfiguration.Table()
             widened.secret += shown.filter { !widened.secret.contains($0) }

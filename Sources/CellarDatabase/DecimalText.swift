@@ -46,3 +46,30 @@ enum DecimalText {
         }
     }
 }
+
+extension DecimalText {
+    /// Whether `text` is a finite decimal number as SQL and JSON write one: an optional sign,
+    /// digits with an optional point (`12`, `-0.5`, `.5`, `5.`), and an optional exponent (`1e-3`).
+    /// No spaces, no `NaN` or `Infinity`, no hexadecimal.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+}

@@ -126,7 +126,12 @@ struct TableQuery {
             throw HTTPError.badRequest("\(column.name) holds numbers: “\(shown(value))” is not one.")
         case .numeric:
             if let integer = Int64(value) { return .integer(integer) }
-            if let real = Double(value), real.isFinite { return .real(real) }
+            if column.holdsExactDecimals {
+                // PostgreSQL's `numeric` takes the decimal's text: every digit kept.
+                if DecimalText.isDecimal(value) { return .text(value) }
+            } else if let real = Double(value), real.isFinite {
+                return .real(real)
+            }
             throw HTTPError.badRequest("\(column.name) holds numbers: “\(shown(value))” is not one.")
         case .text, .blob:
             return .text(value)

@@ -30,4 +30,13 @@ struct DecimalTextTests {
                     == nil)
         }
     }
+
+    @Test func aDecimalIsDigitsWithAPointAndAnExponentAndNothingElse() {
+        for text in ["0", "-0", "+5", "12", "1.5", ".5", "5.", "-0.000000001", "1e5", "1E-30", "2.5e+3", "12345678901234567890.123456789"] {
+            #expect(DecimalText.isDecimal(text), "\(text)")
+        }
+        for text in ["", "-", ".", "e5", "1e", "1e+", "1.2.3", "12,5", " 1", "1 ", "NaN", "inf", "Infinity", "0x10", "1_000", "--1", "1e5x", "١٢"] {
+            #expect(!DecimalText.isDecimal(text), "\(text)")
+        }
+    }
 }

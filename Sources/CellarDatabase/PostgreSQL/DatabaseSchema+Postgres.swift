@@ -2,7 +2,8 @@ extension DatabaseSchema {
     /// Reads, from PostgreSQL's catalogue, the tables and views a list can show: those the
     /// connection's `search_path` makes visible by their bare name (`pg_table_is_visible`: the
     /// name, unqualified, means this relation), outside PostgreSQL's own schemas. Tables the role
-    /// cannot SELECT from are in ``unreadable``.
+    /// cannot SELECT from are in ``unreadable``; a table whose grants are on some columns
+    /// (`GRANT SELECT (a, b)`) is read, its other columns marked ``ColumnSchema/isReadable`` false.
     ///
     /// What SQLite's schema says is said the same way: ordinary and partitioned tables are tables
     /// (partitions are read through their parent), views and materialized views are views, a
@@ -14,8 +15,10 @@ extension DatabaseSchema {
     init(postgres connection: PostgresConnection, deadline: PostgresDeadline) throws {
         let relations = try connection.query(Self.relationsSQL, deadline: deadline).rows
         var columns:
-            [Int64: [(name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool, orderable: Bool, defaultValue: String?)]] =
-                [:]
+            [Int64: [(
+                name: String, type: String, affinity: ColumnAffinity, notNull: Bool, generated: Bool, orderable: Bool, defaultValue: String?,
+                readable: Bool
+            )]] = [:]
         var textSearch: [Int64: [TextSearchDocument]] = [:]
         let names = Dictionary(
             relations.compactMap { row -> (Int64, String)? in
@@ -39,7 +42,7 @@ extension DatabaseSchema {
             if identity == .text("d") { defaultValue = "the identity’s next value" }
             let generated = row[5] == .integer(1) || identity == .text("a")
             columns[table, default: []].append(
-                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), generated, orderable, defaultValue))
+                (name, type, ColumnAffinity(postgresType: base), row[4] == .integer(1), generated, orderable, defaultValue, row[10] == .integer(1)))
             if base == "tsvector" { textSearch[table, default: []].append(TextSearchDocument(column: name)) }
         }
         for row in try connection.query(Self.indexExpressionsSQL, deadline: deadline).rows {
@@ -79,11 +82,16 @@ extension DatabaseSchema {
                 continue
             }
             let keyPositions = primaryKeys[oid] ?? [:]
+            // Grants on some columns only: readable, the others kept secret, unless it is a key's.
+            if let withheld = (columns[oid] ?? []).first(where: { !$0.readable && keyPositions[$0.name] != nil }) {
+                unreadable[name] = "permission denied: this role cannot SELECT its key column “\(withheld.name)”"
+                continue
+            }
             let tableColumns = (columns[oid] ?? []).map { column in
                 ColumnSchema(
                     name: column.name, declaredType: column.type, affinity: column.affinity, notNull: column.notNull,
                     primaryKeyPosition: keyPositions[column.name] ?? 0, isGenerated: column.generated, isOrderable: column.orderable,
-                    defaultValue: column.defaultValue)
+                    defaultValue: column.defaultValue, holdsExactDecimals: column.affinity == .numeric, isReadable: column.readable)
             }
             let isView = kind == "v" || kind == "m"
             tables.append(
@@ -119,7 +127,7 @@ extension DatabaseSchema {
         """
 
     private static let relationsSQL = """
-        SELECT c.oid::int8, c.relname::text, c.relkind::text, pg_catalog.has_table_privilege(c.oid, 'SELECT')
+        SELECT c.oid::int8, c.relname::text, c.relkind::text, pg_catalog.has_any_column_privilege(c.oid, 'SELECT')
         FROM pg_catalog.pg_class AS c WHERE c.oid IN (\(visible))
         """
 
@@ -149,7 +157,8 @@ extension DatabaseSchema {
                EXISTS (SELECT 1 FROM pg_catalog.pg_opclass AS o JOIN pg_catalog.pg_am AS m ON m.oid = o.opcmethod
                        WHERE m.amname = 'btree' AND o.opcdefault
                          AND o.opcintype = (CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END)),
-               t.typtype = 'c', pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text
+               t.typtype = 'c', pg_catalog.pg_get_expr(d.adbin, d.adrelid), a.attidentity::text,
+               pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT')
         FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
         LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum AND a.attgenerated = ''
         WHERE a.attrelid IN (\(visible)) AND a.attnum > 0 AND NOT a.attisdropped

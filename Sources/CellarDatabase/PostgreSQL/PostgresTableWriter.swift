@@ -42,13 +42,17 @@ struct PostgresTableWriter: TableWriting {
             for var values in rows {
                 try placeAtEnd(&values, transaction: transaction)
                 var sql = insertSQL(values)
+                var bound = values
                 switch conflict {
                 case .abort: break
                 case .ignore: sql += " ON CONFLICT DO NOTHING"
-                case .replace: sql += onConflict(replacing: list.columns.indices.filter { !list.columns[$0].isGenerated })
+                case .replace:
+                    let (clause, again) = onConflict(replacing: list.columns.indices.filter { !list.columns[$0].isGenerated }, values: values)
+                    sql += clause
+                    bound += again
                 }
                 if returning { sql += " RETURNING " + list.selection }
-                let result = try transaction.rows(sql, values.map(\.value), columns: names(of: values))
+                let result = try transaction.rows(sql, bound.map(\.value), columns: names(of: bound))
                 stored += storedRows(result)
             }
             return stored
@@ -77,9 +81,10 @@ struct PostgresTableWriter: TableWriting {
                     throw RowWriteError.badRequest(
                         "An upsert's every row gives its key: \(schema.key.map { "“\($0)”" }.joined(separator: ", ")).")
                 }
-                var sql = insertSQL(values) + onConflict(replacing: values.map(\.column))
+                let (clause, again) = onConflict(replacing: values.map(\.column), values: values)
+                var sql = insertSQL(values) + clause
                 if returning { sql += " RETURNING " + list.selection }
-                let result = try transaction.rows(sql, values.map(\.value), columns: names(of: values))
+                let result = try transaction.rows(sql, (values + again).map(\.value), columns: names(of: values + again))
                 stored += storedRows(result)
             }
             return stored
@@ -118,12 +123,23 @@ struct PostgresTableWriter: TableWriting {
                     + values.map { _ in "?" }.joined(separator: ", ") + ")")
     }
 
-    /// `ON CONFLICT (key) DO UPDATE SET` each of `columns` but the key's to the row's new value.
-    private func onConflict(replacing columns: [Int]) -> String {
+    /// `ON CONFLICT (key) DO UPDATE SET` each of `columns` but the key's to the row's new value,
+    /// and the values its `?`s bind, after the insert's. A secret column is set from the value
+    /// given (or its default), not read from `EXCLUDED`: reading it there takes SELECT on it, which
+    /// a role kept from reading secrets has not.
+    private func onConflict(replacing columns: [Int], values: TableWriter.Values) -> (String, TableWriter.Values) {
         let key = list.keyColumns.map { quotedName(ofColumn: $0) }.joined(separator: ", ")
-        let changed = columns.filter { !list.keyColumns.contains($0) }.map(quotedName(ofColumn:))
-        guard !changed.isEmpty else { return " ON CONFLICT (\(key)) DO NOTHING" }
-        return " ON CONFLICT (\(key)) DO UPDATE SET " + changed.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        let changed = columns.filter { !list.keyColumns.contains($0) }
+        guard !changed.isEmpty else { return (" ON CONFLICT (\(key)) DO NOTHING", []) }
+        var again: TableWriter.Values = []
+        let assignments = changed.map { column -> String in
+            let name = quotedName(ofColumn: column)
+            guard list.isSecret(column) else { return "\(name) = EXCLUDED.\(name)" }
+            guard let given = values.first(where: { $0.column == column }) else { return "\(name) = DEFAULT" }
+            again.append(given)
+            return "\(name) = ?"
+        }
+        return (" ON CONFLICT (\(key)) DO UPDATE SET " + assignments.joined(separator: ", "), again)
     }
 
     /// Rows read with the list's selection, as a page reads them: the same values, so the same version.

@@ -7,8 +7,8 @@ extension RowWriteError {
     /// range, 22001 too long) is a 422 naming the column, from the error's column or constraint
     /// field, or the parameter (`$n`) its context names; the role's missing grant (42501) or a
     /// read-only server (25006) a 403 with PostgreSQL's message; a NUL character a 400; a
-    /// deadlock, a serialization failure, the time limit or a server away a 503. Anything else is
-    /// the server's own failure, rethrown.
+    /// deadlock, a serialization failure, the time limit or a server away a 503. Any other server
+    /// error is the server's own failure, a ``PostgresChangeFailure`` (no DETAIL: it may hold values).
     static func from(postgres error: PostgresError, table: TableSchema, parameterColumns: [String?], timeLimit: Double) -> any Error {
         let retry = HTTPError(.serviceUnavailable, "The database is busy or away; try again shortly.", headers: ["Retry-After": "1"])
         let server: PostgresServerError
@@ -57,7 +57,7 @@ extension RowWriteError {
             return retry
         default:
             if server.isTransient { return retry }
-            return error
+            return PostgresChangeFailure(server)
         }
     }
 

@@ -20,6 +20,13 @@ public struct ColumnSchema: Sendable, Hashable {
     public let isOrderable: Bool
     /// The default as the declaration writes it (`0`, `'none'`, `CURRENT_TIMESTAMP`, `nextval('s'::regclass)`); nil when none is declared.
     public let defaultValue: String?
+    /// Whether the column keeps every digit of a decimal (PostgreSQL's `numeric`): a value written
+    /// to it is bound as the decimal's text, never through a `Double`.
+    public let holdsExactDecimals: Bool
+    /// Whether the serving role may read it: every SQLite column; a PostgreSQL column unless the
+    /// role's grants are on other columns only (`GRANT SELECT (a, b)`). A list keeps one it may
+    /// not read secret: it selects `NULL` in its place.
+    public let isReadable: Bool
 
     public init(
         name: String, declaredType: String, notNull: Bool = false, primaryKeyPosition: Int = 0, isGenerated: Bool = false,
@@ -27,13 +34,15 @@ public struct ColumnSchema: Sendable, Hashable {
     ) {
         self.init(
             name: name, declaredType: declaredType, affinity: ColumnAffinity(declaredType: declaredType), notNull: notNull,
-            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated, isOrderable: true, defaultValue: defaultValue)
+            primaryKeyPosition: primaryKeyPosition, isGenerated: isGenerated, isOrderable: true, defaultValue: defaultValue,
+            holdsExactDecimals: false, isReadable: true)
     }
 
     /// A column whose affinity is known otherwise than by SQLite's rules (a PostgreSQL column's, by its type).
     public init(
         name: String, declaredType: String, affinity: ColumnAffinity, notNull: Bool = false, primaryKeyPosition: Int = 0,
-        isGenerated: Bool = false, isOrderable: Bool = true, defaultValue: String? = nil
+        isGenerated: Bool = false, isOrderable: Bool = true, defaultValue: String? = nil, holdsExactDecimals: Bool = false,
+        isReadable: Bool = true
     ) {
         self.name = name
         self.declaredType = declaredType
@@ -45,5 +54,7 @@ public struct ColumnSchema: Sendable, Hashable {
         self.isGenerated = isGenerated
         self.isOrderable = isOrderable
         self.defaultValue = defaultValue
+        self.holdsExactDecimals = holdsExactDecimals
+        self.isReadable = isReadable
     }
 }

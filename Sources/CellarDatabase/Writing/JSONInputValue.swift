@@ -7,7 +7,8 @@ enum JSONInputValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
-    case real(Double)
+    /// A number no `Int64` holds, and its text as the document writes it.
+    case real(Double, text: String)
     case text(String)
     case blob([UInt8])
 
@@ -20,9 +21,9 @@ enum JSONInputValue: Sendable, Equatable {
             self = .null
         case .string: self = .text(try json.readString())
         case .number:
-            switch try json.readNumber() {
-            case .integer(let integer): self = .integer(integer)
-            case .real(let real): self = .real(real)
+            switch try json.readNumberAndText() {
+            case (.integer(let integer), _): self = .integer(integer)
+            case (.real(let real), let text): self = .real(real, text: text)
             }
         case .bool: self = .bool(try json.readBool())
         case .object:
@@ -48,13 +49,14 @@ enum JSONInputValue: Sendable, Equatable {
         "A value is an array or an object: a column takes text, a number, true, false, null or {\"$base64\": \"…\"}.")
 
     /// The value to bind for `column`, by its type: text that is a number for a number column
-    /// becomes that number (as a form sends it); other text there is refused.
+    /// becomes that number (as a form sends it); other text there is refused. A decimal for a
+    /// column that keeps every digit (``ColumnSchema/holdsExactDecimals``) is bound as its text.
     func databaseValue(for column: ColumnSchema) throws -> DatabaseValue {
         switch self {
         case .null: return .null
         case .bool(let bool): return .integer(bool ? 1 : 0)
         case .integer(let integer): return .integer(integer)
-        case .real(let real): return .real(real)
+        case .real(let real, let text): return column.holdsExactDecimals ? .text(text) : .real(real)
         case .blob(let bytes): return .blob(bytes)
         case .text(let text):
             do {

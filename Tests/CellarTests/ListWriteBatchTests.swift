@@ -140,6 +140,12 @@ import Testing
         #expect(unknown.status == 404)
         #expect(try ListWriteAPITests.errors(unknown).first?.hasPrefix("Row 1: ") == true)
         #expect(try EditingTests.wines(server) == after)
+        for id in [#""<script>alert(1)</script>""#, #""1\u0000""#, #""1 OR 1=1""#, "1.5", "-1"] {
+            let hostile = try Self.send(server, "/to-drink/-/upsert", #"{"row": {"id": \#(id), "wine": "Lost"}}"#)
+            #expect(hostile.status == 404, "\(id): \(hostile.text)")
+        }
+        #expect(try Self.send(server, "/to-drink/-/upsert", #"{"row": {"id": [1], "wine": "Lost"}}"#).status == 400)
+        #expect(try EditingTests.wines(server) == after)
 
         // If-Match as for an update: every row changed must be at one of its versions.
         let version = try EditingTests.version(of: "1", in: server)

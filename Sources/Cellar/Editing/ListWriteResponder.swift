@@ -92,120 +92,6 @@ struct ListWriteResponder {
         }
     }
 
-    /// One row of an insert or upsert: added at the end of a section, or the row its `"id"` names changed.
-    private enum Step {
-        case insert(fields: [String: String])
-        case update(identifier: String, fields: [String: String])
-    }
-
-    /// An insert's or upsert's rows: each checked, then each committed in order (see the type's notes).
-    private func writeRows(_ request: Request, controller: any EditableTableController) throws -> Response {
-        let body = try ListWriteBody(request.body, kind: kind, maxRows: app.maxRowsPerWrite)
-        let steps = body.rows.map { row -> Step in
-            var fields = row
-            if kind == .upsert, let identifier = fields.removeValue(forKey: "id"), !identifier.isEmpty {
-                return .update(identifier: identifier, fields: fields)
-            }
-            return .insert(fields: fields)
-        }
-        let updates = steps.contains { if case .update = $0 { true } else { false } }
-        let inserts = steps.contains { if case .insert = $0 { true } else { false } }
-        let section = inserts || body.section != nil ? try insertSection(body.section, of: controller) : 0
-        let ifMatch = try conditions(request, required: updates)
-        // Every row checked against the list as it is now, before any change is made.
-        for (index, step) in steps.enumerated() {
-            do {
-                _ = try prepare(step, section: section, ifMatch: ifMatch, in: controller, actor: request.actor)
-            } catch let error as HTTPError {
-                throw Self.naming(error, row: index, of: body)
-            }
-        }
-        var current = controller
-        var written: [String] = []
-        var committed = 0
-        for (index, step) in steps.enumerated() {
-            do {
-                let (place, context) = try prepare(step, section: section, ifMatch: ifMatch, in: current, actor: request.actor)
-                switch step {
-                case .insert:
-                    let before = Set(Self.identifiers(of: current))
-                    try Self.commit { try current.commit(.insert, forRowAt: place, context: context) }
-                    committed += 1
-                    current = try makeController(request)
-                    if let added = Self.identifiers(of: current).first(where: { !before.contains($0) }) { written.append(added) }
-                case .update:
-                    let identifier = current.identifier(forRowAt: place)
-                    try Self.commit { try current.commitEdit(forRowAt: place, context: context) }
-                    committed += 1
-                    written.append(identifier)
-                    current = try makeController(request)
-                }
-            } catch {
-                let refusal = Self.naming(refusal(error, request), row: index, of: body)
-                guard committed > 0 else { throw refusal }
-                record(request, action: kind, rows: written)
-                return try Self.partial(refusal, committed: committed, rows: written, of: current)
-            }
-        }
-        record(request, action: kind, rows: written)
-        return try Self.answer(status: kind == .insert ? .created : .ok, rows: body.returnsRows ? written : nil, of: current)
-    }
-
-    /// Where `step` is made and the context it is made with, checked against `controller`: an
-    /// insert at the end of `section` with its insert form's values; an update of the row its id
-    /// names, at a version `ifMatch` allows, with its editing form's values and those sent.
-    private func prepare(
-        _ step: Step, section: Int, ifMatch: [String]?, in controller: any EditableTableController, actor: String?
-    ) throws -> (IndexPath, EditingContext) {
-        switch step {
-        case .insert(let fields):
-            guard section < controller.numberOfSections, let form = controller.insertForm(inSection: section) else {
-                throw HTTPError.badRequest("\(route.title) has no insert row: rows cannot be added to it.")
-            }
-            if fields["id"] != nil, !FormTable(form).fields.contains(where: { $0.name == "id" }) {
-                throw HTTPError.badRequest(
-                    "This list gives a new row its “id”: send the row without one, or use /-/upsert to change the row it names.")
-            }
-            let context = try Self.context(form, sent: fields, actor: actor)
-            return (IndexPath(row: controller.numberOfRows(inSection: section), section: section), context)
-        case .update(let identifier, let fields):
-            guard let indexPath = controller.indexPath(forRowWithIdentifier: identifier) else {
-                throw HTTPError.notFound(
-                    "\(route.title) has no row “\(identifier.prefix(80))”: an upsert changes the row its “id” names, and adds a row sent without “id” (the list gives it one)."
-                )
-            }
-            try checkVersion(ifMatch, of: controller, at: indexPath)
-            guard let form = controller.editingForm(forRowAt: indexPath) else { throw HTTPError.badRequest("This row has no fields to update.") }
-            return (indexPath, try Self.context(form, sent: fields, actor: actor))
-        }
-    }
-
-    /// The section `choice` names (its index, identifier or header's title), or the first with an
-    /// insert row; a 400 naming the sections that take rows when it names none of them.
-    private func insertSection(_ choice: ListWriteBody.Section?, of controller: any EditableTableController) throws -> Int {
-        let open = (0..<controller.numberOfSections).filter { controller.insertForm(inSection: $0) != nil }
-        guard let first = open.first else { throw HTTPError.badRequest("\(route.title) has no insert row: rows cannot be added to it.") }
-        guard let choice else { return first }
-        let found: Int? =
-            switch choice {
-            case .index(let index): open.contains(index) ? index : nil
-            case .name(let name):
-                open.first { controller.identifier(forSection: $0) == name } ?? open.first { controller.titleForHeader(inSection: $0) == name }
-            }
-        if let found { return found }
-        let choices = open.map { section in
-            var named = "\(section) (“\(controller.identifier(forSection: section))”"
-            if let title = controller.titleForHeader(inSection: section) { named += ", “\(title)”" }
-            return named + ")"
-        }
-        let sent: String =
-            switch choice {
-            case .index(let index): String(index)
-            case .name(let name): "“\(name.prefix(80))”"
-            }
-        throw HTTPError.badRequest("\(route.title) has no section \(sent) that takes rows: its sections are \(choices.joined(separator: ", ")).")
-    }
-
     /// 401 for a visitor where signing in (or a bearer token) could allow it, 403 otherwise.
     private func requirePermission(_ access: EditingAccess, _ request: Request, _ action: Action) throws {
         guard !access.permits(request, action, on: route.path) else { return }
@@ -219,7 +105,7 @@ struct ListWriteResponder {
     }
 
     /// The list's controller as a request without a query sees it; 404 when it does not edit.
-    private func makeController(_ request: Request) throws -> any EditableTableController {
+    func makeController(_ request: Request) throws -> any EditableTableController {
         var listRequest = request
         listRequest.method = .get
         listRequest.query = QueryItems()
@@ -240,7 +126,7 @@ struct ListWriteResponder {
 
     /// The tags of `If-Match`, or nil without one; a 428 without one where the server requires it
     /// and the request changes an existing row (`required`).
-    private func conditions(_ request: Request, required: Bool = true) throws -> [String]? {
+    func conditions(_ request: Request, required: Bool = true) throws -> [String]? {
         guard let condition = request.headers["If-Match"] else {
             if app.requiresIfMatch, required {
                 throw HTTPError(
@@ -262,7 +148,7 @@ struct ListWriteResponder {
     }
 
     /// A 412 when the row at `indexPath` is at none of the versions `ifMatch` names (`*` is any).
-    private func checkVersion(_ ifMatch: [String]?, of controller: any EditableTableController, at indexPath: IndexPath) throws {
+    func checkVersion(_ ifMatch: [String]?, of controller: any EditableTableController, at indexPath: IndexPath) throws {
         guard let ifMatch else { return }
         let version = RowVersion.of(controller, at: indexPath)
         guard ifMatch.contains(where: { $0 == "*" || $0 == "\"\(version)\"" || $0 == version }) else {
@@ -302,7 +188,7 @@ struct ListWriteResponder {
 
     /// Runs the controller's change: its ``EditingError`` is a 422 with its message, a value its
     /// form cannot decode a 422 too.
-    private static func commit(_ body: () throws -> Void) throws {
+    static func commit(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as EditingError {
@@ -313,7 +199,7 @@ struct ListWriteResponder {
     }
 
     /// `error` as the answer says it: an ``HTTPError`` as it is, anything else logged and a 500.
-    private func refusal(_ error: any Error, _ request: Request) -> HTTPError {
+    func refusal(_ error: any Error, _ request: Request) -> HTTPError {
         if let error = error as? HTTPError { return error }
         app.logger.error(
             "a list change failed",
@@ -324,7 +210,7 @@ struct ListWriteResponder {
     }
 
     /// `error` naming the row it concerns (`Row 3: …`) when the rows came as a batch.
-    private static func naming(_ error: HTTPError, row index: Int, of body: ListWriteBody) -> HTTPError {
+    static func naming(_ error: HTTPError, row index: Int, of body: ListWriteBody) -> HTTPError {
         guard body.isBatch else { return error }
         var named = error
         named.message = "Row \(index): \(error.message)"
@@ -340,7 +226,7 @@ struct ListWriteResponder {
         }
     }
 
-    private static func identifiers(of controller: any EditableTableController) -> [String] {
+    static func identifiers(of controller: any EditableTableController) -> [String] {
         (0..<controller.numberOfSections).flatMap { section in
             (0..<controller.numberOfRows(inSection: section)).map { controller.identifier(forRowAt: IndexPath(row: $0, section: section)) }
         }
@@ -348,7 +234,7 @@ struct ListWriteResponder {
 
     /// The change logged (actor, list, the rows' identifiers, never their values), counted in
     /// `/metrics` by row, and told once to the list's watchers.
-    private func record(_ request: Request, action: Kind, rows: [String]) {
+    func record(_ request: Request, action: Kind, rows: [String]) {
         guard !rows.isEmpty else { return }
         app.logger.info(
             "list changed",
@@ -363,7 +249,7 @@ struct ListWriteResponder {
 
     /// `{"ok": true}` with the rows (`"rows": […]`) or the row (`"row": {…}`) asked for, as the
     /// list's JSON shows each item.
-    private static func answer(
+    static func answer(
         status: HTTPStatus, rows: [String]? = nil, row: String? = nil, of controller: any EditableTableController
     ) throws -> Response {
         var json = JSONWriter()
@@ -380,7 +266,7 @@ struct ListWriteResponder {
 
     /// A batch stopped by `refusal` after its first `committed` rows went in:
     /// `{"ok": false, "errors": […], "rows": […]}`, the rows listed those that went in.
-    private static func partial(_ refusal: HTTPError, committed: Int, rows: [String], of controller: any EditableTableController) throws
+    static func partial(_ refusal: HTTPError, committed: Int, rows: [String], of controller: any EditableTableController) throws
         -> Response
     {
         var json = JSONWriter()

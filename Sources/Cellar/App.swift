@@ -90,6 +90,9 @@ public final class App: @unchecked Sendable {
     /// Whether its writes, and the JSON write API's to an app's own lists, must name the row's
     /// version (`--require-if-match`).
     public var databaseRequiresIfMatch = false
+    /// The most rows one request to the JSON write API takes (`{"rows": […]}` of an insert or an
+    /// upsert), on a database's tables and an app's own lists alike; 400 above it.
+    public var maxRowsPerWrite = 100
     /// Whether its facet counts are kept per version of the data: false with `--no-facet-cache`
     /// (for measurement; ``DatabaseOptions/cachesFacets``).
     public var databaseCachesFacets = true
@@ -241,6 +244,7 @@ public final class App: @unchecked Sendable {
         made.editingAccess = EditingAccess(
             control: control, permissions: access.permissions, keys: control?.keys ?? signIn.keys ?? (try? SessionKeys.ephemeral()) ?? .none)
         made.requiresIfMatch = databaseRequiresIfMatch
+        made.maxRowsPerWrite = maxRowsPerWrite
         let snapshot = made
         servingSnapshot.withLock { $0 = snapshot }
         let responder = ListResponder(app: snapshot)
@@ -272,7 +276,7 @@ public final class App: @unchecked Sendable {
             }
             if route.hasDetail { router.get(route.path + "/:id") { try responder.detail($0, route: route) } }
             router.post(route.path + EditingResponder.pathSuffix) { try EditingResponder(app: snapshot, route: route).respond(to: $0) }
-            for kind in [ListWriteResponder.Kind.insert, .update, .delete] {
+            for kind in ListWriteResponder.Kind.allCases {
                 let writer = ListWriteResponder(app: snapshot, route: route, kind: kind)
                 router.post(writer.pattern) { try writer.respond(to: $0) }
             }
@@ -320,6 +324,8 @@ public final class App: @unchecked Sendable {
         var editingAccess: EditingAccess? = nil
         /// ``App/databaseRequiresIfMatch``, which an app's own lists' write API honours too.
         var requiresIfMatch = false
+        /// ``App/maxRowsPerWrite``.
+        var maxRowsPerWrite = 100
         /// ``App/accessControl``; nil when the app signs no one in.
         let accessControl: AccessControl?
         /// The lists' paths by the links the navigation has to them, for ``siteLayout(for:)``.

@@ -342,6 +342,7 @@ extension App {
         if let limit = databaseTimeLimit { options.timeLimit = limit }
         options.writable = databaseWritable
         options.requiresIfMatch = databaseRequiresIfMatch
+        options.maxRowsPerWrite = maxRowsPerWrite
         options.cachesFacets = databaseCachesFacets
         var isFolder = false
         if FileManager.default.fileExists(atPath: publicDirectory + "/prototypes", isDirectory: &isFolder), isFolder {

@@ -109,7 +109,7 @@ import Testing
             (#"{"row": {"wine": ["a"]}}"#, 400),
             (#"{"row": {"wine": "Musar", "vintage": "old"}}"#, 422),
             (#"{"row": {}}"#, 422),
-            (#"{"rows": [{"wine": "Musar"}]}"#, 400),
+            (#"{"rows": [{"wine": "Musar"}, {"wine": "Tempier", "vintage": "old"}]}"#, 422),
             (#"{"row": {"wine": "Musar"}, "alter": true}"#, 400),
             (#"{"row": {"wine": "Musar", "wine": "Tempier"}}"#, 400),
             ("'; DROP TABLE wines; --", 400),

@@ -3,24 +3,34 @@ import MicroHTTP
 import TableKit
 
 /// The JSON write API of an app's own list whose controller adopts editing, in the shapes of a
-/// database table's (Datasette 1.0's): `POST {list}/-/insert` with `{"row": {…}}`,
-/// `POST {list}/{id}/-/update` with `{"update": {…}}`, `POST {list}/{id}/-/delete`.
+/// database table's (Datasette 1.0's): `POST {list}/-/insert` with `{"row": {…}}` or
+/// `{"rows": […]}`, `POST {list}/-/upsert` (the same, each row with an `"id"` changing that row),
+/// `POST {list}/{id}/-/update` with `{"update": {…}}`, `POST {list}/{id}/-/delete`. The `{id}` is
+/// the row's identifier (the JSON list's row `"id"`), percent- or tilde-encoded (`~2F` for `/`).
 ///
 /// A row's members reach the controller as a form's fields do (its insert or editing form checks
 /// each, `EditingContext` decodes them), so `commit(_:forRowAt:context:)` and
 /// `commitEdit(forRowAt:context:)` serve a script unchanged; an update sends only the fields it
-/// changes, the others keep the row's values. Rows go in one at a time (`"rows"` is a 400: an app's
-/// store promises no all-or-nothing batch), at the end of the first section with an insert row.
-/// `If-Match` takes the row's version (the one its editing form carries): a stale one is a 412,
-/// none is last-writer-wins unless `--require-if-match` (428). Refusals are
-/// ``WriteAPIErrors``' shape; every watcher of the list is told of a change made.
+/// changes, the others keep the row's values. Inserted rows go at the end of the section the body
+/// names (`"section"`: its index, identifier or title), else of the first with an insert row.
+///
+/// A batch never half-applies in silence: every row is checked against its form (and its row's
+/// version) before any is committed, so a bad row refuses the whole request, naming its index;
+/// then the rows are committed in order, each against the list as it is then. Should a commit
+/// throw midway (the store full, the app's own check), the answer is that refusal with `"rows"`
+/// listing the rows that went in, and nothing after them is tried.
+///
+/// `If-Match` takes the row's version (the one its editing form carries; on an upsert, each row it
+/// changes must match one of its tags): a stale one is a 412, none is last-writer-wins unless
+/// `--require-if-match` (428). Refusals are ``WriteAPIErrors``' shape; every watcher of the list
+/// is told once per request.
 struct ListWriteResponder {
-    enum Kind: String {
-        case insert, update, delete
+    enum Kind: String, CaseIterable {
+        case insert, upsert, update, delete
 
         var action: Action {
             switch self {
-            case .insert: .insert
+            case .insert, .upsert: .insert
             case .update: .update
             case .delete: .delete
             }
@@ -30,11 +40,14 @@ struct ListWriteResponder {
     let app: App.Snapshot
     let route: ListRoute
     let kind: Kind
-    var limits = FormLimits()
+    /// The server's own body limit (1 MiB unless configured), as a table's write API has.
+    var limits = FormLimits(maxBodySize: 1 << 20)
 
-    /// The paths this answers under a list's: `/-/insert`, and `/:key/-/update` and `/:key/-/delete`
-    /// (named as a database table's, which replace these where a list is a table).
-    var pattern: String { kind == .insert ? route.path + "/-/insert" : route.path + "/:key/-/\(kind.rawValue)" }
+    /// The paths this answers under a list's: `/-/insert` and `/-/upsert`, and `/:key/-/update`
+    /// and `/:key/-/delete` (named as a database table's, which replace these where a list is a table).
+    var pattern: String {
+        kind == .insert || kind == .upsert ? route.path + "/-/\(kind.rawValue)" : route.path + "/:key/-/\(kind.rawValue)"
+    }
 
     func respond(to request: Request) throws -> Response {
         try app.guardingHandler(of: request, at: pattern) { try write(request) }
@@ -45,60 +58,54 @@ struct ListWriteResponder {
             throw HTTPError.payloadTooLarge("A change takes at most \(limits.maxBodySize) bytes; the request sent \(request.body.count).")
         }
         guard let access = app.editingAccess else { throw HTTPError(.forbidden, "This list cannot be changed here.") }
-        try requirePermission(access, request)
+        try requirePermission(access, request, kind.action)
+        // An upsert may change rows as well as add them, as a table's asks for both grants.
+        if kind == .upsert { try requirePermission(access, request, .update) }
         let controller = try makeController(request)
-        let context: EditingContext
-        let place: IndexPath
         switch kind {
-        case .insert:
-            let body = try ListWriteBody(request.body, rowMember: "row")
-            guard let section = (0..<controller.numberOfSections).first(where: { controller.insertForm(inSection: $0) != nil }),
-                let form = controller.insertForm(inSection: section)
-            else { throw HTTPError.badRequest("\(route.title) has no insert row: rows cannot be added to it.") }
-            context = try Self.context(form, sent: body.fields, actor: request.actor)
-            place = IndexPath(row: controller.numberOfRows(inSection: section), section: section)
-            let before = Set(Self.identifiers(of: controller))
-            try commit { try controller.commit(.insert, forRowAt: place, context: context) }
-            let after = try makeController(request)
-            let added = Self.identifiers(of: after).first { !before.contains($0) }
-            return try done(request, status: .created, rows: body.returnsRow ? (added.map { [$0] } ?? []) : nil, of: after)
+        case .insert, .upsert:
+            return try writeRows(request, controller: controller)
         case .update:
-            let body = try ListWriteBody(request.body, rowMember: "update")
-            let indexPath = try row(request, of: controller)
+            let body = try ListWriteBody(request.body, kind: .update, maxRows: 1)
+            let identifier = Self.identifier(request)
+            let indexPath = try row(identifier, of: controller, ifMatch: try conditions(request))
             guard let form = controller.editingForm(forRowAt: indexPath) else { throw HTTPError.badRequest("This row has no fields to update.") }
-            context = try Self.context(form, sent: body.fields, actor: request.actor)
-            try commit { try controller.commitEdit(forRowAt: indexPath, context: context) }
+            let context = try Self.context(form, sent: body.rows[0], actor: request.actor)
+            try Self.commit { try controller.commitEdit(forRowAt: indexPath, context: context) }
             let after = try makeController(request)
-            let identifier = controller.identifier(forRowAt: indexPath)
-            var response = try done(request, status: .ok, row: body.returnsRow ? identifier : nil, of: after)
-            if let now = after.indexPath(forRowWithIdentifier: identifier) {
+            let written = controller.identifier(forRowAt: indexPath)
+            record(request, action: .update, rows: [written])
+            var response = try Self.answer(status: .ok, row: body.returnsRows ? written : nil, of: after)
+            if let now = after.indexPath(forRowWithIdentifier: written) {
                 response.headers.replaceOrAdd(name: "ETag", value: "\"\(RowVersion.of(after, at: now))\"")
             }
             return response
         case .delete:
-            let indexPath = try row(request, of: controller)
+            let identifier = Self.identifier(request)
+            let indexPath = try row(identifier, of: controller, ifMatch: try conditions(request))
             guard controller.canEditRow(at: indexPath), controller.editingStyle(forRowAt: indexPath) == .delete else {
                 throw HTTPError.badRequest("This row cannot be deleted.")
             }
-            try commit { try controller.commit(.delete, forRowAt: indexPath, context: EditingContext(actor: request.actor)) }
-            return try done(request, status: .ok, rows: nil, of: controller)
+            try Self.commit { try controller.commit(.delete, forRowAt: indexPath, context: EditingContext(actor: request.actor)) }
+            record(request, action: .delete, rows: [controller.identifier(forRowAt: indexPath)])
+            return try Self.answer(status: .ok, of: controller)
         }
     }
 
     /// 401 for a visitor where signing in (or a bearer token) could allow it, 403 otherwise.
-    private func requirePermission(_ access: EditingAccess, _ request: Request) throws {
-        guard !access.permits(request, kind.action, on: route.path) else { return }
+    private func requirePermission(_ access: EditingAccess, _ request: Request, _ action: Action) throws {
+        guard !access.permits(request, action, on: route.path) else { return }
         if request.actor == nil, access.control != nil {
             throw HTTPError(
-                .unauthorized, "Sign in, or send a bearer token (`cellar token create`) that may \(kind.action.rawValue) here.",
+                .unauthorized, "Sign in, or send a bearer token (`cellar token create`) that may \(action.rawValue) here.",
                 headers: ["WWW-Authenticate": "Bearer"])
         }
         let who = request.actor.map { "\($0) may not" } ?? "No one may"
-        throw HTTPError(.forbidden, "\(who) \(kind.action.rawValue) rows of this list: the list's permissions do not allow it.")
+        throw HTTPError(.forbidden, "\(who) \(action.rawValue) rows of this list: the list's permissions do not allow it.")
     }
 
     /// The list's controller as a request without a query sees it; 404 when it does not edit.
-    private func makeController(_ request: Request) throws -> any EditableTableController {
+    func makeController(_ request: Request) throws -> any EditableTableController {
         var listRequest = request
         listRequest.method = .get
         listRequest.query = QueryItems()
@@ -113,27 +120,41 @@ struct ListWriteResponder {
         return controller
     }
 
-    /// The row the path names, at the version `If-Match` names: 404 when there is none, 412 when
-    /// it changed since, 428 without `If-Match` where the server requires it.
-    private func row(_ request: Request, of controller: any EditableTableController) throws -> IndexPath {
-        let identifier = request.parameters["key"] ?? ""
-        guard let indexPath = controller.indexPath(forRowWithIdentifier: identifier) else {
-            throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
-        }
+    /// The row identifier the path names: percent-decoded by the router, then tilde-decoded as
+    /// Datasette encodes a key (`~2F` a `/`, `~2C` a `,`, `~7E` a `~`).
+    private static func identifier(_ request: Request) -> String { TildeEncoding.decoded(request.parameters["key"] ?? "") }
+
+    /// The tags of `If-Match`, or nil without one; a 428 without one where the server requires it
+    /// and the request changes an existing row (`required`).
+    func conditions(_ request: Request, required: Bool = true) throws -> [String]? {
         guard let condition = request.headers["If-Match"] else {
-            if app.requiresIfMatch {
+            if app.requiresIfMatch, required {
                 throw HTTPError(
                     HTTPStatus(code: 428), "This server requires If-Match with the row’s version on every change to an existing row.")
             }
-            return indexPath
+            return nil
         }
+        return condition.split(separator: ",").map { String(String($0).trimmingWhitespace) }
+    }
+
+    /// The row `identifier` names, at a version `ifMatch` allows: 404 when there is none, 412 when
+    /// it changed since.
+    private func row(_ identifier: String, of controller: any EditableTableController, ifMatch: [String]?) throws -> IndexPath {
+        guard let indexPath = controller.indexPath(forRowWithIdentifier: identifier) else {
+            throw HTTPError.notFound("\(route.title) has no row “\(identifier.prefix(80))”.")
+        }
+        try checkVersion(ifMatch, of: controller, at: indexPath)
+        return indexPath
+    }
+
+    /// A 412 when the row at `indexPath` is at none of the versions `ifMatch` names (`*` is any).
+    func checkVersion(_ ifMatch: [String]?, of controller: any EditableTableController, at indexPath: IndexPath) throws {
+        guard let ifMatch else { return }
         let version = RowVersion.of(controller, at: indexPath)
-        let tags = condition.split(separator: ",").map { String($0).trimmingWhitespace }
-        guard tags.contains(where: { $0 == "*" || $0 == "\"\(version)\"" || $0 == version }) else {
+        guard ifMatch.contains(where: { $0 == "*" || $0 == "\"\(version)\"" || $0 == version }) else {
             throw HTTPError(
                 HTTPStatus(code: 412), "Someone else changed this row since that version: nothing was changed. Its version is now \"\(version)\".")
         }
-        return indexPath
     }
 
     /// The fields as `form` checks them: what was sent over the form's own values (an insert
@@ -167,14 +188,33 @@ struct ListWriteResponder {
 
     /// Runs the controller's change: its ``EditingError`` is a 422 with its message, a value its
     /// form cannot decode a 422 too.
-    private func commit(_ body: () throws -> Void) throws {
+    static func commit(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as EditingError {
             throw HTTPError(.unprocessableContent, error.field.map { "\($0): \(error.message)" } ?? error.message)
         } catch let error as DecodingError {
-            throw HTTPError(.unprocessableContent, "The row's values do not fit this list: \(Self.describe(error))")
+            throw HTTPError(.unprocessableContent, "The row's values do not fit this list: \(describe(error))")
         }
+    }
+
+    /// `error` as the answer says it: an ``HTTPError`` as it is, anything else logged and a 500.
+    func refusal(_ error: any Error, _ request: Request) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        app.logger.error(
+            "a list change failed",
+            metadata: [
+                "request_id": "\(request.id)", "list": "\(route.path)", "error_type": "\(String(reflecting: type(of: error)))",
+            ])
+        return HTTPError(.internalServerError, "The change failed inside the server.")
+    }
+
+    /// `error` naming the row it concerns (`Row 3: …`) when the rows came as a batch.
+    static func naming(_ error: HTTPError, row index: Int, of body: ListWriteBody) -> HTTPError {
+        guard body.isBatch else { return error }
+        var named = error
+        named.message = "Row \(index): \(error.message)"
+        return named
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -186,42 +226,71 @@ struct ListWriteResponder {
         }
     }
 
-    private static func identifiers(of controller: any EditableTableController) -> [String] {
+    static func identifiers(of controller: any EditableTableController) -> [String] {
         (0..<controller.numberOfSections).flatMap { section in
             (0..<controller.numberOfRows(inSection: section)).map { controller.identifier(forRowAt: IndexPath(row: $0, section: section)) }
         }
     }
 
-    /// The change logged, counted and told to the list's watchers; then `{"ok": true}` with the
-    /// rows (`"rows": […]`) or the row (`"row": {…}`) asked for, as the list's JSON shows each item.
-    private func done(
-        _ request: Request, status: HTTPStatus, rows: [String]? = nil, row: String? = nil, of controller: any EditableTableController
-    ) throws -> Response {
+    /// The change logged (actor, list, the rows' identifiers, never their values), counted in
+    /// `/metrics` by row, and told once to the list's watchers.
+    func record(_ request: Request, action: Kind, rows: [String]) {
+        guard !rows.isEmpty else { return }
         app.logger.info(
             "list changed",
             metadata: [
-                "request_id": "\(request.id)", "list": "\(route.path)", "action": "\(kind.rawValue)",
-                "row": "\(request.parameters["key"].map { String($0.prefix(200)) } ?? "")", "actor": "\(request.actor ?? "")",
+                "request_id": "\(request.id)", "list": "\(route.path)", "action": "\(action.rawValue)",
+                "rows": "\(rows.prefix(20).map { String($0.prefix(200)) }.joined(separator: ","))\(rows.count > 20 ? ",…" : "")",
+                "actor": "\(request.actor ?? "")",
             ])
-        app.metrics.countChange(list: route.path, action: kind.rawValue)
+        app.metrics.countChange(list: route.path, action: action.rawValue, rows: rows.count)
         _ = app.watchers.numberedChange(at: route.path)
+    }
+
+    /// `{"ok": true}` with the rows (`"rows": […]`) or the row (`"row": {…}`) asked for, as the
+    /// list's JSON shows each item.
+    static func answer(
+        status: HTTPStatus, rows: [String]? = nil, row: String? = nil, of controller: any EditableTableController
+    ) throws -> Response {
         var json = JSONWriter()
         json.raw("{\"ok\":true")
-        if let rows {
-            json.raw(",\"rows\":[")
-            for (index, identifier) in rows.enumerated() {
-                if index > 0 { json.raw(",") }
-                try Self.writeItem(identifier, of: controller, into: &json)
-            }
-            json.raw("]")
-        }
+        if let rows { try writeItems(rows, of: controller, into: &json) }
         if let row {
             json.raw(",\"row\":")
-            try Self.writeItem(row, of: controller, into: &json)
+            try writeItem(row, of: controller, into: &json)
         }
         json.raw("}")
         return Response(
             status: status, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: .storage(json.takeStorage()))
+    }
+
+    /// A batch stopped by `refusal` after its first `committed` rows went in:
+    /// `{"ok": false, "errors": […], "rows": […]}`, the rows listed those that went in.
+    static func partial(_ refusal: HTTPError, committed: Int, rows: [String], of controller: any EditableTableController) throws
+        -> Response
+    {
+        var json = JSONWriter()
+        json.raw("{\"ok\":false,\"errors\":[")
+        json.string(refusal.message)
+        json.raw(",")
+        let went = committed == 1 ? "Row 0 was" : "Rows 0 to \(committed - 1) were"
+        json.string("\(went) written (in “rows”, as the list now shows them), and none of the rows after.")
+        json.raw("]")
+        try writeItems(rows, of: controller, into: &json)
+        json.raw("}")
+        return Response(
+            status: refusal.status, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: .storage(json.takeStorage()))
+    }
+
+    /// `,"rows":[…]`: each row's item, in order.
+    private static func writeItems(_ rows: [String], of controller: any EditableTableController, into json: inout JSONWriter) throws {
+        json.raw(",\"rows\":[")
+        for (index, identifier) in rows.enumerated() {
+            if index > 0 { json.raw(",") }
+            try writeItem(identifier, of: controller, into: &json)
+        }
+        json.raw("]")
     }
 
     /// The row's item as the list's JSON writes it; `null` for a row gone or without an item.

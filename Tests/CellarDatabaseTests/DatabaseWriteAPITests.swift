@@ -130,6 +130,26 @@ import Testing
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
+    @Test func upsertAndReplaceCompareIfMatchWithTheRowsTheyWouldChange() throws {
+        let served = try DatabaseWriteTestServer()
+        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "t", "n": 1}}"#).status == 201)
+        let version = try #require(try served.get("/tags/t.json").headers["ETag"])
+        #expect(try served.post("/tags/t/-/update", #"{"update": {"n": 2}}"#).status == 200)
+        // From the old version: refused, the whole batch with it, nothing overwritten.
+        let staleUpsert = try served.post(
+            "/tags/-/upsert", #"{"rows": [{"name": "new", "n": 9}, {"name": "t", "n": 9}]}"#, headers: [("If-Match", version)])
+        #expect(staleUpsert.status == 412, "\(staleUpsert.text)")
+        let staleReplace = try served.post("/tags/-/insert", #"{"row": {"name": "t", "n": 9}, "replace": true}"#, headers: [("If-Match", version)])
+        #expect(staleReplace.status == 412, "\(staleReplace.text)")
+        #expect(try served.rows("SELECT name, n FROM tags WHERE name IN ('t', 'new') ORDER BY name") == [[.text("t"), .integer(2)]])
+        // From the row's version now (one of the tags a list names): taken.
+        let now = try #require(try served.get("/tags/t.json").headers["ETag"])
+        #expect(try served.post("/tags/-/upsert", #"{"row": {"name": "t", "n": 3}}"#, headers: [("If-Match", "\"other\", \(now)")]).status == 200)
+        let current = try #require(try served.get("/tags/t.json").headers["ETag"])
+        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "t", "n": 4}, "replace": true}"#, headers: [("If-Match", current)]).status == 201)
+        #expect(try served.rows("SELECT n FROM tags WHERE name = 't'") == [[.integer(4)]])
+    }
+
     @Test func requireIfMatchRefusesAnUnversionedWrite() throws {
         let served = try DatabaseWriteTestServer { $0.requiresIfMatch = true }
         #expect(try served.post("/books/1/-/update", #"{"update": {"title": "X"}}"#).status == 428)

@@ -68,6 +68,16 @@ struct PostgresWriteTests {
                 [.integer(1), .text("Ursula")], [.integer(2), .text("Frank")], [.integer(5), .text("Butler")],
             ])
         #expect(try served.post("/authors/-/upsert", #"{"row": {"name": "No key"}}"#).status == 400)
+        // If-Match is compared with each row an upsert or a replace would change.
+        let stale = #""not-the-version""#
+        #expect(try served.post("/authors/-/upsert", #"{"row": {"id": 2, "name": "Mine"}}"#, headers: [("If-Match", stale)]).status == 412)
+        #expect(
+            try served.post("/authors/-/insert", #"{"row": {"id": 2, "name": "Mine"}, "replace": true}"#, headers: [("If-Match", stale)]).status
+                == 412)
+        #expect(try served.rows("SELECT name FROM authors WHERE id = 2") == [[.text("Frank")]])
+        let tag = try #require(try served.get("/authors/2").headers["ETag"])
+        #expect(try served.post("/authors/-/upsert", #"{"row": {"id": 2, "name": "Pohl"}}"#, headers: [("If-Match", tag)]).status == 200)
+        #expect(try served.rows("SELECT name FROM authors WHERE id = 2") == [[.text("Pohl")]])
         // A key of two columns, in the path as `a,b`.
         let edition = try served.post("/editions/1,2/-/update", #"{"update": {"label": "2nd"}, "return": true}"#)
         #expect(edition.status == 200, "\(edition.text)")

@@ -96,9 +96,11 @@ public struct PostgresServerError: Sendable, Equatable, CustomStringConvertible 
 
     static let transientClasses: Set<Substring> = ["08", "53", "57"]
 
+    /// The severity, SQLSTATE, primary message, hint and statement: what a log line or an error
+    /// page may carry. Never the DETAIL, where PostgreSQL and triggers quote a row's values (a
+    /// secret column's too): ``detail`` is there for code that needs it.
     public var description: String {
         var text = "PostgreSQL \(severity) \(sqlState): \(message)"
-        if let detail { text += " (\(detail))" }
         if let hint { text += " hint: \(hint)" }
         if let sql { text += " — in: \(sql)" }
         return text

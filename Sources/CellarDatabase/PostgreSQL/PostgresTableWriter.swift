@@ -36,10 +36,17 @@ struct PostgresTableWriter: TableWriting {
 
     // MARK: Changes
 
-    func insert(_ rows: [TableWriter.Values], conflict: TableWriter.Conflict, returning: Bool) throws -> [TableWriter.StoredRow] {
+    func insert(
+        _ rows: [TableWriter.Values], conflict: TableWriter.Conflict, expectedVersion: String?, returning: Bool
+    ) throws -> [TableWriter.StoredRow] {
         try change { transaction in
             var stored: [TableWriter.StoredRow] = []
             for var values in rows {
+                if conflict == .replace, expectedVersion != nil, let key = key(of: values),
+                    let current = try row(at: key, locking: true, transaction: transaction)
+                {
+                    try requireVersion(expectedVersion, of: current)
+                }
                 try placeAtEnd(&values, transaction: transaction)
                 var sql = insertSQL(values)
                 var bound = values
@@ -73,13 +80,16 @@ struct PostgresTableWriter: TableWriting {
 
     /// One `INSERT … ON CONFLICT (key) DO UPDATE` a row: the columns it gives are changed, the
     /// others kept, as Datasette's upsert does.
-    func upsert(_ rows: [TableWriter.Values], returning: Bool) throws -> [TableWriter.StoredRow] {
+    func upsert(_ rows: [TableWriter.Values], expectedVersion: String?, returning: Bool) throws -> [TableWriter.StoredRow] {
         try change { transaction in
             var stored: [TableWriter.StoredRow] = []
             for values in rows {
-                guard list.keyColumns.allSatisfy({ column in values.contains { $0.column == column } }) else {
+                guard let key = key(of: values) else {
                     throw RowWriteError.badRequest(
                         "An upsert's every row gives its key: \(schema.key.map { "“\($0)”" }.joined(separator: ", ")).")
+                }
+                if expectedVersion != nil, let current = try row(at: key, locking: true, transaction: transaction) {
+                    try requireVersion(expectedVersion, of: current)
                 }
                 let (clause, again) = onConflict(replacing: values.map(\.column), values: values)
                 var sql = insertSQL(values) + clause
@@ -162,12 +172,7 @@ struct PostgresTableWriter: TableWriting {
         guard let current = try row(at: key, locking: true, transaction: transaction) else {
             throw RowWriteError(.notFound, "\(schema.name) has no row with this key.")
         }
-        if let expectedVersion, !RowVersion.ifMatch(expectedVersion, matches: current.version) {
-            throw RowWriteError(
-                HTTPStatus(code: 412),
-                "The row changed since version \(expectedVersion.prefix(40)): it is now \(RowVersion.entityTag(current.version)). Nothing was written."
-            )
-        }
+        try requireVersion(expectedVersion, of: current)
         return current
     }
 

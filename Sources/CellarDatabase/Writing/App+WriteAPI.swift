@@ -27,9 +27,10 @@ extension App {
                 if body.ignore == true, body.replace == true {
                     throw RowWriteError.badRequest("“ignore” and “replace” cannot both be true.")
                 }
-                if body.replace == true { try write.refuseUnversionedWrite() }
+                let expectedVersion = body.replace == true ? try write.expectedVersion() : nil
                 let conflict: TableWriter.Conflict = body.replace == true ? .replace : body.ignore == true ? .ignore : .abort
-                let stored = try writer.insert(rows.map(writer.values), conflict: conflict, returning: body.return == true)
+                let stored = try writer.insert(
+                    rows.map(writer.values), conflict: conflict, expectedVersion: expectedVersion, returning: body.return == true)
                 self.logChange("insert", list: list, count: rows.count, request: request)
                 return Self.okResponse(.created, rows: body.return == true ? stored : nil, of: list)
             }
@@ -37,10 +38,10 @@ extension App {
         route(.post, path + "/-/upsert") { request in
             try handle(.insert, request) { writer, list, write in
                 try self.requireWrite(.update, on: path, request: request)
-                try write.refuseUnversionedWrite()
+                let expectedVersion = try write.expectedVersion()
                 let body = try write.decode(InsertBody.self)
                 let rows = try write.rows(single: body.row, many: body.rows)
-                let stored = try writer.upsert(rows.map(writer.values), returning: body.return == true)
+                let stored = try writer.upsert(rows.map(writer.values), expectedVersion: expectedVersion, returning: body.return == true)
                 self.logChange("upsert", list: list, count: rows.count, request: request)
                 return Self.okResponse(.ok, rows: body.return == true ? stored : nil, of: list)
             }

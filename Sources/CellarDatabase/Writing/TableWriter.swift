@@ -40,10 +40,13 @@ struct TableWriter: TableWriting {
 
     /// Inserts `rows`, all or none, and gives back the rows as stored (their generated values and
     /// keys filled in) when `returning`.
-    func insert(_ rows: [Values], conflict: Conflict, returning: Bool) throws -> [StoredRow] {
+    func insert(_ rows: [Values], conflict: Conflict, expectedVersion: String?, returning: Bool) throws -> [StoredRow] {
         try change { connection in
             var stored: [StoredRow] = []
             for var values in rows {
+                if conflict == .replace, expectedVersion != nil, let key = key(of: values), let current = try row(at: key, connection: connection) {
+                    try requireVersion(expectedVersion, of: current)
+                }
                 try placeAtEnd(&values, connection: connection)
                 try checkForeignKeys(values, current: nil, connection: connection)
                 let statement = try connection.statement(insertSQL(values, conflict: conflict, returning: returning))
@@ -82,19 +85,16 @@ struct TableWriter: TableWriting {
 
     /// Inserts each row, or updates the row with its key when there is one: the whole batch or
     /// nothing. Every row must give the key's columns.
-    func upsert(_ rows: [Values], returning: Bool) throws -> [StoredRow] {
+    func upsert(_ rows: [Values], expectedVersion: String?, returning: Bool) throws -> [StoredRow] {
         try change { connection in
             var stored: [StoredRow] = []
             for values in rows {
-                var key: [DatabaseValue] = []
-                for column in list.keyColumns {
-                    guard let value = values.first(where: { $0.column == column })?.value else {
-                        throw RowWriteError.badRequest(
-                            "An upsert's every row gives its key: \(schema.key.map { "“\($0)”" }.joined(separator: ", ")).")
-                    }
-                    key.append(value)
+                guard let key = key(of: values) else {
+                    throw RowWriteError.badRequest(
+                        "An upsert's every row gives its key: \(schema.key.map { "“\($0)”" }.joined(separator: ", ")).")
                 }
                 if let current = try row(at: key, connection: connection) {
+                    try requireVersion(expectedVersion, of: current)
                     let changes = values.filter { !list.keyColumns.contains($0.column) }
                     try checkForeignKeys(changes, current: current, connection: connection)
                     if !changes.isEmpty {
@@ -190,12 +190,7 @@ struct TableWriter: TableWriting {
         guard let current = try row(at: key, connection: connection) else {
             throw RowWriteError(.notFound, "\(schema.name) has no row with this key.")
         }
-        if let expectedVersion, !RowVersion.ifMatch(expectedVersion, matches: current.version) {
-            throw RowWriteError(
-                HTTPStatus(code: 412),
-                "The row changed since version \(expectedVersion.prefix(40)): it is now \(RowVersion.entityTag(current.version)). Nothing was written."
-            )
-        }
+        try requireVersion(expectedVersion, of: current)
         return current
     }
 

@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// What the write API, the schema's forms and editing mode ask of a table's writer, whatever the
 /// engine: SQLite's ``TableWriter`` (one ``DatabaseWriter`` connection) and PostgreSQL's
 /// ``PostgresTableWriter`` (a pooled connection, as the URL's role) adopt it, and
@@ -9,12 +11,18 @@
 protocol TableWriting: Sendable {
     var list: TableList { get }
 
-    /// Inserts `rows`, all or none; the rows as stored when `returning`.
-    func insert(_ rows: [TableWriter.Values], conflict: TableWriter.Conflict, returning: Bool) throws -> [TableWriter.StoredRow]
+    /// Inserts `rows`, all or none; the rows as stored when `returning`. With `.replace`, a row
+    /// that would overwrite one whose version is not `expectedVersion` (when given) refuses the
+    /// whole batch (412).
+    func insert(
+        _ rows: [TableWriter.Values], conflict: TableWriter.Conflict, expectedVersion: String?, returning: Bool
+    ) throws -> [TableWriter.StoredRow]
     /// Changes the row at `key` when its version is still `expectedVersion` (when given).
     func update(key: [DatabaseValue], values: TableWriter.Values, expectedVersion: String?) throws -> TableWriter.StoredRow
-    /// Inserts each row, or updates the row with its key: the whole batch or nothing.
-    func upsert(_ rows: [TableWriter.Values], returning: Bool) throws -> [TableWriter.StoredRow]
+    /// Inserts each row, or updates the row with its key: the whole batch or nothing. A row that
+    /// would change one whose version is not `expectedVersion` (when given: `If-Match`, which may
+    /// list several) refuses the whole batch (412).
+    func upsert(_ rows: [TableWriter.Values], expectedVersion: String?, returning: Bool) throws -> [TableWriter.StoredRow]
     /// Deletes the row at `key` when its version is still `expectedVersion` (when given).
     @discardableResult
     func delete(key: [DatabaseValue], expectedVersion: String?) throws -> TableWriter.DeletedRow
@@ -28,6 +36,30 @@ protocol TableWriting: Sendable {
 }
 
 extension TableWriting {
+    /// Inserts `rows`, all or none, no version to compare (a new row has none).
+    func insert(_ rows: [TableWriter.Values], conflict: TableWriter.Conflict, returning: Bool) throws -> [TableWriter.StoredRow] {
+        try insert(rows, conflict: conflict, expectedVersion: nil, returning: returning)
+    }
+
+    /// The key of the row `values` would write, when they give every column of the table's key.
+    func key(of values: TableWriter.Values) -> [DatabaseValue]? {
+        var key: [DatabaseValue] = []
+        for column in list.keyColumns {
+            guard let value = values.first(where: { $0.column == column })?.value else { return nil }
+            key.append(value)
+        }
+        return key
+    }
+
+    /// Refuses (412) a change to `current` made from another version than `expectedVersion`.
+    func requireVersion(_ expectedVersion: String?, of current: TableWriter.StoredRow) throws {
+        guard let expectedVersion, !RowVersion.ifMatch(expectedVersion, matches: current.version) else { return }
+        throw RowWriteError(
+            HTTPStatus(code: 412),
+            "The row changed since version \(expectedVersion.prefix(40)): it is now \(RowVersion.entityTag(current.version)). Nothing was written."
+        )
+    }
+
     /// Moves the row within its section, or in a list without sections.
     func move(key: [DatabaseValue], expectedVersion: String?, to target: TableWriter.MoveTarget) throws -> TableWriter.StoredRow {
         try move(key: key, expectedVersion: expectedVersion, to: target, section: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Cellar
@@ -12,6 +13,36 @@ import Testing
     @Test func hmacSHA256MatchesRFC4231() {
         let mac = Crypto.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
         #expect(Self.hex(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    /// Two threads' first MACs with one key at once (the server's workers checking the first bearer
+    /// token of a run): the same right answer for both, and nothing ThreadSanitizer reports —
+    /// `make test-sanitizers` fails on a report. Its `lock.withLock { _ in … }` did: the inout access
+    /// to a `Lock`'s empty value is seen at the lock object's first bytes, which the other thread
+    /// reads (unlocked, and rightly so) on its way into `withLock`.
+    @Test func twoThreadsFirstUseOfAKeyAtOnce() {
+        let message = Array("what do ya want for nothing?".utf8)
+        for _ in 0..<50 {
+            guard let key = HMACKey(Array("Jefe".utf8)) else {
+                Issue.record("no key")
+                return
+            }
+            let arrived = Atomic<Int>(0)
+            let macs = Locked<[String]>([])
+            let done = DispatchGroup()
+            for _ in 0..<2 {
+                done.enter()
+                Thread {
+                    arrived.add(1, ordering: .acquiringAndReleasing)
+                    while arrived.load(ordering: .acquiring) < 2 { sched_yield() }
+                    let mac = Self.hex(key.authenticationCode(for: message))
+                    macs.withLock { $0.append(mac) }
+                    done.leave()
+                }.start()
+            }
+            done.wait()
+            #expect(macs.withLock { $0 } == Array(repeating: "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", count: 2))
+        }
     }
 
     @Test func scryptMatchesRFC7914() throws {

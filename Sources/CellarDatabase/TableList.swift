@@ -36,6 +36,8 @@ final class TableList: Sendable {
     let quotedName: String
     /// Each column's name, quoted, in the schema's order: what a write's statement names.
     let quotedColumnNames: [String]
+    /// The SQL text of the writes made so far, by shape.
+    let writeStatements = WriteStatements()
     /// Where the key's columns are in the selection (empty for a view: its rows have no detail).
     let keyColumns: [Int]
     /// The key's SQL expressions (`"t"."id"`, or `"t".rowid`).

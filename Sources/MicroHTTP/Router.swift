@@ -273,6 +273,7 @@ public struct Router: HTTPResponder {
     }
 
     private static func match(_ pattern: [Segment], _ path: [Substring]) -> [String: String]? {
+        guard mayMatch(pattern, path) else { return nil }
         var parameters: [String: String] = [:]
         for (index, segment) in pattern.enumerated() {
             switch segment {
@@ -289,5 +290,23 @@ public struct Router: HTTPResponder {
         // One trailing slash is ignored: `/people/` matches `/people`.
         let trailingSlash = path.count == pattern.count + 1 && path.last?.isEmpty == true
         return path.count == pattern.count || trailingSlash ? parameters : nil
+    }
+
+    /// Whether `path` can match `pattern`, by its segment count and literals alone: most of the
+    /// routes under a path's first segment are refused here, before a dictionary of parameters is made.
+    private static func mayMatch(_ pattern: [Segment], _ path: [Substring]) -> Bool {
+        if case .rest = pattern.last {
+            guard path.count >= pattern.count - 1 else { return false }
+        } else {
+            guard path.count == pattern.count || (path.count == pattern.count + 1 && path.last?.isEmpty == true) else { return false }
+        }
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .rest: return true
+            case .literal(let literal): if path[index] != literal { return false }
+            case .parameter: if path[index].isEmpty { return false }
+            }
+        }
+        return true
     }
 }

@@ -27,6 +27,24 @@ import Testing
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
+    @Test func eachShapeOfAWriteHasItsOwnStatement() throws {
+        let served = try DatabaseWriteTestServer()
+        // The same columns with another conflict or RETURNING, then other columns: each its own SQL text.
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 7, "title": "A"}}"#).status == 201)
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 7, "title": "B"}, "ignore": true}"#).status == 201)
+        #expect(try served.rows("SELECT title FROM books WHERE id = 7") == [[.text("A")]])
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 7, "title": "C"}, "replace": true}"#).status == 201)
+        #expect(try served.rows("SELECT title FROM books WHERE id = 7") == [[.text("C")]])
+        let returned = try served.post("/books/-/insert", #"{"row": {"id": 8, "title": "D"}, "return": true}"#)
+        #expect(returned.status == 201, "\(returned.text)")
+        #expect(returned.text.contains(#""title":"D""#), "\(returned.text)")
+        #expect(try served.post("/books/-/insert", #"{"row": {"title": "E", "year": 1999}}"#).status == 201)
+        #expect(try served.rows("SELECT year FROM books WHERE title = 'E'") == [[.integer(1999)]])
+        #expect(try served.post("/books/7/-/update", #"{"update": {"year": 2001}}"#).status == 200)
+        #expect(try served.post("/books/7/-/update", #"{"update": {"title": "F", "year": 2002}}"#).status == 200)
+        #expect(try served.rows("SELECT title, year FROM books WHERE id = 7") == [[.text("F"), .integer(2002)]])
+    }
+
     @Test func aBatchIsAllOrNothing() throws {
         let served = try DatabaseWriteTestServer()
         let response = try served.post("/books/-/insert", #"{"rows": [{"title": "Fine"}, {"title": null}]}"#)

@@ -77,6 +77,22 @@ import Testing
         #expect(Router.problem(withPattern: "/*rest/:id") != nil)
     }
 
+    @Test func aPathAmongManyPatternsOfOneFirstSegmentFindsItsOwn() throws {
+        var router = Router()
+        for action in ["update", "delete", "edit"] {
+            router.post("/items/:key/-/\(action)") { request in .text("\(action) \(request.parameters["key"] ?? "?")") }
+        }
+        router.get("/items/:key") { request in .text("row \(request.parameters["key"] ?? "?")") }
+        router.get("/items/:key/files/*") { request in .text("file \(request.parameters["*"] ?? "?")") }
+        #expect(text(try router.respond(to: Request(method: .post, path: "/items/7/-/delete"))) == "delete 7")
+        #expect(text(try router.respond(to: Request(method: .post, path: "/items/7/-/update/"))) == "update 7")
+        #expect(text(try router.respond(to: Request(path: "/items/7/"))) == "row 7")
+        #expect(text(try router.respond(to: Request(path: "/items/7/files/a/b"))) == "file a/b")
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(path: "/items/7/-/update")) }
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(method: .post, path: "/items//-/update")) }
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(method: .post, path: "/items/7/-/update/x")) }
+    }
+
     @Test func unknownPathIs404() {
         #expect(throws: HTTPError.self) { try respond(.get, "/nope") }
         do {

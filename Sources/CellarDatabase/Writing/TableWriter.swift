@@ -49,7 +49,10 @@ struct TableWriter: TableWriting {
                 }
                 try placeAtEnd(&values, connection: connection)
                 try checkForeignKeys(values, current: nil, connection: connection)
-                let statement = try connection.statement(insertSQL(values, conflict: conflict, returning: returning))
+                let sql = list.writeStatements.sql(.insert(columns: values.map(\.column), conflict: conflict, returning: returning)) {
+                    insertSQL(values, conflict: conflict, returning: returning)
+                }
+                let statement = try connection.statement(sql)
                 try statement.bind(values.map(\.value))
                 if returning {
                     while try statement.step() { stored.append(storedRow(from: statement)) }
@@ -69,8 +72,7 @@ struct TableWriter: TableWriting {
             let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
             guard !values.isEmpty else { return current }
             try checkForeignKeys(values, current: current, connection: connection)
-            let statement = try connection.statement(
-                "UPDATE \(list.quotedName) SET " + values.map { quotedName(ofColumn: $0.column) + " = ?" }.joined(separator: ", ") + keyCondition)
+            let statement = try connection.statement(list.writeStatements.sql(.update(columns: values.map(\.column))) { updateSQL(values) })
             try statement.bind(values.map(\.value) + key)
             while try statement.step() {}
             statement.reset()
@@ -99,15 +101,17 @@ struct TableWriter: TableWriting {
                     try checkForeignKeys(changes, current: current, connection: connection)
                     if !changes.isEmpty {
                         let statement = try connection.statement(
-                            "UPDATE \(list.quotedName) SET " + changes.map { quotedName(ofColumn: $0.column) + " = ?" }.joined(separator: ", ")
-                                + keyCondition)
+                            list.writeStatements.sql(.update(columns: changes.map(\.column))) { updateSQL(changes) })
                         try statement.bind(changes.map(\.value) + key)
                         while try statement.step() {}
                         statement.reset()
                     }
                 } else {
                     try checkForeignKeys(values, current: nil, connection: connection)
-                    let statement = try connection.statement(insertSQL(values, conflict: .abort, returning: false))
+                    let sql = list.writeStatements.sql(.insert(columns: values.map(\.column), conflict: .abort, returning: false)) {
+                        insertSQL(values, conflict: .abort, returning: false)
+                    }
+                    let statement = try connection.statement(sql)
                     try statement.bind(values.map(\.value))
                     while try statement.step() {}
                     statement.reset()
@@ -149,6 +153,10 @@ struct TableWriter: TableWriting {
 
     var keyCondition: String {
         " WHERE " + list.keyExpressions.map { "\($0) = ?" }.joined(separator: " AND ")
+    }
+
+    private func updateSQL(_ values: Values) -> String {
+        "UPDATE \(list.quotedName) SET " + values.map { quotedName(ofColumn: $0.column) + " = ?" }.joined(separator: ", ") + keyCondition
     }
 
     private func insertSQL(_ values: Values, conflict: Conflict, returning: Bool) -> String {

@@ -8,7 +8,8 @@
 ///   never matches an empty segment.
 /// - A trailing `*` (or `*name`) matches the rest of the path, possibly empty, under the name `*` (or `name`).
 ///
-/// Literal segments win over parameters, parameters over `*`, segment by segment from the left.
+/// Literal segments win over parameters, parameters over `*`, segment by segment from the left;
+/// a pattern that ends where the path does wins over one whose `*` matches nothing.
 ///
 /// ## Answers
 /// - A trailing slash is ignored: `/people/` is answered like `/people` (but it is kept in what `*` matches).
@@ -70,7 +71,7 @@ public struct Router: HTTPResponder {
                 case .parameter: 1
                 case .rest: 0
                 }
-            }, handler: handler)
+            } + [Self.patternEnd], handler: handler)
         table.removeAll { $0.method == method && $0.pattern == pattern }
         table.append(route)
         indexFirstSegments()
@@ -191,6 +192,10 @@ public struct Router: HTTPResponder {
         }
         throw HTTPError.methodNotAllowed(allowed: allow)
     }
+
+    /// Where a pattern ends, in its specificity: above a `*` that matches nothing, so that of
+    /// `/files/:id` and `/files/:id/*`, `/files/7` goes to the first.
+    private static let patternEnd = 1
 
     private static func mostSpecific(
         _ matches: [(route: Route, parameters: [String: String])], for method: HTTPMethod

@@ -164,7 +164,8 @@ import Testing
         let now = try #require(try served.get("/tags/t.json").headers["ETag"])
         #expect(try served.post("/tags/-/upsert", #"{"row": {"name": "t", "n": 3}}"#, headers: [("If-Match", "\"other\", \(now)")]).status == 200)
         let current = try #require(try served.get("/tags/t.json").headers["ETag"])
-        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "t", "n": 4}, "replace": true}"#, headers: [("If-Match", current)]).status == 201)
+        #expect(
+            try served.post("/tags/-/insert", #"{"row": {"name": "t", "n": 4}, "replace": true}"#, headers: [("If-Match", current)]).status == 201)
         #expect(try served.rows("SELECT n FROM tags WHERE name = 't'") == [[.integer(4)]])
     }
 

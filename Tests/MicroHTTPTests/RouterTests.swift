@@ -126,6 +126,22 @@ import Testing
         #expect(options.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
     }
 
+    /// A `*` may match nothing, but a pattern that ends where the path does is the more specific.
+    @Test func aPatternEndingWithThePathBeatsARestThatMatchesNothing() throws {
+        for reversed in [false, true] {
+            var routes: [(String, String)] = [("/files/:id", "file"), ("/files/:id/*", "rest"), ("/", "root"), ("/*", "anything")]
+            if reversed { routes.reverse() }
+            var router = Router()
+            for (pattern, answer) in routes { router.get(pattern) { request in .text(answer + (request.parameters["*"].map { " " + $0 } ?? "")) } }
+            func answer(_ path: String) throws -> String { text(try router.respond(to: Request(method: .get, path: path))) }
+            #expect(try answer("/files/7") == "file")
+            #expect(try answer("/files/7/") == "file")
+            #expect(try answer("/files/7/a/b") == "rest a/b")
+            #expect(try answer("/") == "root")
+            #expect(try answer("/x") == "anything x")
+        }
+    }
+
     /// Patterns that start with a parameter or `*` compete with those that start with the path's
     /// first segment, whatever the order they were registered in: the most specific wins, the
     /// first registered breaks a tie, and `Allow` lists the methods of both kinds.

@@ -287,6 +287,31 @@ struct PostgresConnectionTests {
         #expect(connection.connectionCount == 2)
     }
 
+    /// A cancel request still on its way when its query ends by itself must not cancel the
+    /// connection's next command (another request's read). The postmaster, which takes cancel
+    /// requests, is frozen while a sleep outlasts its deadline and ends within the grace; it is
+    /// thawed before the next command, which then runs to its end.
+    @Test(.enabled(if: PostgresTestServer.cluster != nil, "CELLAR_TEST_POSTGRES_CLUSTER is not set"))
+    func aCancelStillOnItsWayCancelsNothingAfterIt() throws {
+        let connection = try connect()
+        _ = try connection.query("SELECT 1", deadline: .seconds(30))
+        let folder = try #require(PostgresTestServer.cluster)
+        let pidFile = try String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)
+        let postmaster = try #require(pidFile.split(separator: "\n").first.flatMap { pid_t($0) })
+        try #require(kill(postmaster, SIGSTOP) == 0, "cannot signal the postmaster (the test runs as another user?)")
+        var thawed = false
+        defer { if !thawed { kill(postmaster, SIGCONT) } }
+        let error = try #require(throws: PostgresError.self) {
+            _ = try connection.query("SELECT pg_sleep(1.3)", deadline: .seconds(1))
+        }
+        #expect(error == .timedOut(connection: connection.info.description, sql: "SELECT pg_sleep(1.3)"))
+        kill(postmaster, SIGCONT)
+        thawed = true
+        #expect(try connection.query("SELECT 6 FROM pg_sleep(0.5)", deadline: .seconds(30)).rows == [[.integer(6)]])
+        // The cancel was not taken within the grace: the connection was replaced.
+        #expect(connection.connectionCount == 2)
+    }
+
     @Test(.enabled(if: PostgresTestServer.cluster != nil, "CELLAR_TEST_POSTGRES_CLUSTER is not set"))
     func theServerStoppedIsUnavailableUntilItIsBack() throws {
         let connection = try connect()

@@ -41,10 +41,14 @@ extension PostgresListTests {
         #expect(waited.status == 503, "\(waited.text.prefix(300))")
         #expect(waited.headers["Retry-After"] == "1")
         #expect(waited.text.contains("longer than its limit of 0.5 s"))
-        #expect(try server.get("/grapes.json").status == 200, "other tables are served meanwhile")
+        // On a busy machine a read may itself pass the half-second limit, so each answer below is
+        // asked for a few times: what is tested is that other tables are served while the lock is
+        // held, and that the connection recovers after. (A 503 here once came from the cancel of
+        // the read above arriving late: PostgresConnectionTests.aCancelStillOnItsWayCancelsNothingAfterIt.)
+        var other = try server.get("/grapes.json")
+        for _ in 0..<10 where other.status == 503 { other = try server.get("/grapes.json") }
+        #expect(other.status == 200, "other tables are served meanwhile: \(other.status) \(other.text.prefix(300))")
         try locker.execute("ROLLBACK", deadline: .seconds(30))
-        // Served again: on a busy machine a read may itself pass the half-second limit, so the
-        // answer is asked for a few times (what is tested is that the connection recovers).
         var after = try server.get("/wines.json?sort=-price")
         for _ in 0..<10 where after.status == 503 { after = try server.get("/wines.json?sort=-price") }
         #expect(after.status == 200, "\(after.text.prefix(300))")

@@ -34,11 +34,13 @@ extension PostgresConnection {
         case .lost(let message):
             throw lost(message)
         case .deadlinePassed:
-            // The connection stays only if the server confirms the cancel within the grace.
+            // The connection stays only if, within the grace, the command ends and the server has
+            // taken the cancel request (one still on its way would cancel the next command).
+            let grace = PostgresDeadline.seconds(Self.cancelGrace)
             var confirmed = false
-            if PostgresCancel.send(for: connection), case .done(let result, _) = Self.finish(connection, deadline: .seconds(Self.cancelGrace)) {
+            if let cancel = PostgresCancel.send(for: connection), case .done(let result, _) = Self.finish(connection, deadline: grace) {
                 if let result { PQclear(result) }
-                confirmed = true
+                confirmed = cancel.wait(until: grace)
             }
             if !confirmed { close() }
             throw .timedOut(connection: info.description, sql: sql)

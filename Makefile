@@ -119,6 +119,7 @@ bench-build: release ## Build the benchmarks without running them; check the med
 	bash -n Benchmarks/write/run.sh
 	bash -n Benchmarks/write/instructions.sh
 	bash -n Benchmarks/write/alternate.sh
+	bash -n Benchmarks/write/cpu-split.sh
 	bash -n Tests/database/concurrent-writers.sh
 	python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" Benchmarks/write/watch-latency.py
 	@out=$$(mktemp -d) && cc -O2 -Wall -Werror -o $$out/commit-loop Benchmarks/write/commit-loop.c -lsqlite3 && cc -O2 -Wall -Werror -o $$out/c-server Benchmarks/write/c-server.c -lmicrohttpd -lsqlite3 -lpthread && rm -rf $$out

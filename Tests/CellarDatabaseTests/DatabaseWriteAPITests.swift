@@ -27,6 +27,24 @@ import Testing
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
+    /// A token writes where its actions name and its actor may; its answers are private and vary on credentials.
+    @Test func aTokenWritesOnlyWhereItsActionsSay() throws {
+        let served = try DatabaseWriteTestServer()
+        let keys = try SessionKeys(text: DatabaseWriteTestServer.key)
+        let token = try BearerToken.make(
+            actor: "alice", scopes: [BearerToken.Scope("view"), BearerToken.Scope("insert:books")],
+            expiresAt: Int64(Date().timeIntervalSince1970) + 3600, keys: keys)
+        let inserted = try served.post("/books/-/insert", #"{"row": {"title": "Scoped"}}"#, token: token)
+        #expect(inserted.status == 201, "\(inserted.text)")
+        func fields(_ name: String) -> [String] { inserted.headerFields.filter { $0.name.lowercased() == name }.map(\.value) }
+        #expect(fields("cache-control") == ["private, no-cache"])
+        #expect(fields("vary") == ["Cookie, Authorization"])
+        #expect(try served.post("/tags/-/insert", #"{"row": {"name": "q", "n": 1}}"#, token: token).status == 403)
+        #expect(try served.post("/books/1/-/update", #"{"update": {"title": "x"}}"#, token: token).status == 403)
+        #expect(try served.rows("SELECT count(*) FROM books WHERE title = 'Scoped'") == [[.integer(1)]])
+        #expect(try served.rows("SELECT count(*) FROM tags WHERE name = 'q'") == [[.integer(0)]])
+    }
+
     @Test func eachShapeOfAWriteHasItsOwnStatement() throws {
         let served = try DatabaseWriteTestServer()
         // The same columns with another conflict or RETURNING, then other columns: each its own SQL text.

@@ -39,7 +39,7 @@ extension AccessControl {
         guard request.actor != nil else { return nil }
         let configuration = current
         switch credentials(of: request, in: configuration) {
-        case .token(let token): return token.expiresAt
+        case .token(let token, _): return token.expiresAt
         case .invalid: return nil
         case .none: break
         }
@@ -53,7 +53,7 @@ extension AccessControl {
     private func rights(of request: Request) -> (AccessConfiguration, SignedInActor?, BearerToken?) {
         let configuration = current
         let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
-        guard request.headers["Authorization"] != nil, case .token(let token) = credentials(of: request, in: configuration) else {
+        guard request.headers["Authorization"] != nil, case .token(let token, _) = credentials(of: request, in: configuration) else {
             return (configuration, actor, nil)
         }
         return (configuration, actor, token)

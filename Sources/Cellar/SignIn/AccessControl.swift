@@ -40,6 +40,11 @@ public final class AccessControl: Sendable {
     /// The accounts and permissions now.
     public var current: AccessConfiguration { configuration.withLock { $0 } }
 
+    /// The accounts and permissions now, and their ``generation``.
+    var currentWithGeneration: (AccessConfiguration, UInt64) {
+        configuration.withLock { ($0, generation.load(ordering: .relaxed)) }
+    }
+
     /// Replaces the accounts and permissions (a reload): sessions of removed accounts, or of
     /// changed passwords, end at their next request.
     public func replace(with newConfiguration: AccessConfiguration) {
@@ -57,14 +62,17 @@ public final class AccessControl: Sendable {
         set { lists.withLock { $0 = newValue.sorted { $0.utf8.count > $1.utf8.count }.map(ListPath.init) } }
     }
 
-    /// A list's path and its bytes, which the middleware compares with every request's path.
+    /// A list's path and its bytes, which the middleware compares with every request's path, and
+    /// the key of its details' grants (``Permissions/detailKey(of:)``), made once.
     struct ListPath {
         let path: String
         let bytes: [UInt8]
+        let detailKey: String
 
         init(_ path: String) {
             self.path = path
             bytes = Array(path.utf8)
+            detailKey = Permissions.detailKey(of: path)
         }
     }
 
@@ -87,15 +95,15 @@ public final class AccessControl: Sendable {
     let lifetimeSeconds: Int64
 
     /// What a request's `Authorization: Bearer` header holds: nothing (no such header), a token
-    /// that verifies, or one that does not (bad, expired, revoked, its account gone).
+    /// that verifies, with its actor, or one that does not (bad, expired, revoked, its account gone).
     enum Credentials {
         case none
-        case token(BearerToken)
+        case token(BearerToken, SignedInActor)
         case invalid
     }
 
     func bearer(of request: Request, in configuration: AccessConfiguration) -> Credentials {
-        guard let text = BearerToken.credentials(in: request.headers["Authorization"]).map(String.init) else { return .none }
+        guard let header = request.headers["Authorization"], let text = BearerToken.credentials(in: header) else { return .none }
         let token: BearerToken
         if let known = verifiedTokens.token(for: text) {
             token = known
@@ -104,21 +112,23 @@ public final class AccessControl: Sendable {
             verifiedTokens.remember(text, verified)
             token = verified
         }
-        guard now() < token.expiresAt, configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id) else {
+        return checked(token, in: configuration)
+    }
+
+    /// `token` if `configuration` still accepts it (not expired, not revoked, its account there), with its actor.
+    private func checked(_ token: BearerToken, in configuration: AccessConfiguration) -> Credentials {
+        guard now() < token.expiresAt, !configuration.revokedTokens.contains(token.id), let actor = configuration.actor(named: token.actor) else {
             return .invalid
         }
-        return .token(token)
+        return .token(token, actor)
     }
 
     /// ``bearer(of:in:)`` for a request the middleware has seen: the token it verified, checked
     /// again only against `configuration` (an account removed, a token revoked or expired since)
     /// rather than verified a second time; a request it has not seen is verified here.
     func credentials(of request: Request, in configuration: AccessConfiguration) -> Credentials {
-        guard let token = request.verifiedCredentials as? BearerToken else { return bearer(of: request, in: configuration) }
-        guard configuration.accounts[token.actor] != nil, !configuration.revokedTokens.contains(token.id), now() < token.expiresAt else {
-            return .invalid
-        }
-        return .token(token)
+        guard let verified = request.verifiedCredentials as? VerifiedBearer else { return bearer(of: request, in: configuration) }
+        return checked(verified.token, in: configuration)
     }
 
     /// Whether a request from a trusted proxy says it came over HTTPS, or the app says every one does.
@@ -186,7 +196,7 @@ public final class AccessControl: Sendable {
     func actorName(identifying request: Request) -> String? {
         let configuration = current
         switch bearer(of: request, in: configuration) {
-        case .token(let token): return token.actor
+        case .token(let token, _): return token.actor
         case .invalid: return nil
         case .none: return (proxiedActor(of: request, in: configuration) ?? actor(of: request, in: configuration))?.name
         }
@@ -200,12 +210,20 @@ public final class AccessControl: Sendable {
 
     /// Whether `request`'s actor may do `action` on the list at `path` (nil: the SQL page).
     public func permits(_ request: Request, _ action: Action, on path: String?) -> Bool {
+        // The token, actor and configuration the middleware checked, while no reload has replaced
+        // that configuration: its account and revocations are as they were; only expiry is checked again.
+        if let verified = request.verifiedCredentials as? VerifiedBearer, verified.generation == generation.load(ordering: .relaxed),
+            request.actor == verified.actor.name
+        {
+            return now() < verified.token.expiresAt && verified.configuration.permissions.allows(verified.actor, action, path: path)
+                && verified.token.allows(action, path: path)
+        }
         let configuration = current
         let actor = request.actor.map { configuration.actor(named: $0) ?? SignedInActor(name: $0) }
         guard configuration.permissions.allows(actor, action, path: path) else { return false }
         // A token grants what it names and its actor may do, no more.
         switch credentials(of: request, in: configuration) {
-        case .token(let token): return token.allows(action, path: path)
+        case .token(let token, _): return token.allows(action, path: path)
         case .invalid: return false
         case .none: return true
         }

@@ -75,9 +75,30 @@ public struct BearerToken: Sendable, Equatable {
 
     /// The token in an `Authorization: Bearer …` header; nil when the header is not a bearer one.
     static func credentials(in header: String?) -> Substring? {
-        guard let header, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
-        return header.dropFirst(7).drop { $0 == " " }
+        guard let header else { return nil }
+        // The header's own bytes, borrowed (lowercasing a prefix made two strings a request).
+        let bytes = header.utf8
+        guard let start = bytes.withContiguousStorageIfAvailable(tokenStart) ?? Array(bytes).withUnsafeBufferPointer(tokenStart) else {
+            return nil
+        }
+        return header[bytes.index(bytes.startIndex, offsetBy: start)...]
     }
+
+    /// Where the token starts in a header's bytes: after `Bearer ` in any case and any more spaces;
+    /// nil when the header does not start so, or is no longer than that.
+    private static func tokenStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count > scheme.count else { return nil }
+        for index in scheme.indices where bytes[index] != scheme[index] {
+            // A letter in upper case; the space must be a space.
+            guard scheme[index] != UInt8(ascii: " "), bytes[index] | 0x20 == scheme[index] else { return nil }
+        }
+        var start = scheme.count
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        return start
+    }
+
+    /// `bearer `, as bytes.
+    private static let scheme = Array("bearer ".utf8)
 }
 
 public enum BearerTokenError: Error, CustomStringConvertible {

@@ -5,6 +5,17 @@ public enum Action: String, Sendable, CaseIterable {
     case insert, update, delete
     /// Run SQL of one's own (`/-/query`) and canned queries.
     case query
+
+    /// Its place in ``allCases``.
+    var index: Int {
+        switch self {
+        case .view: 0
+        case .insert: 1
+        case .update: 2
+        case .delete: 3
+        case .query: 4
+        }
+    }
 }
 
 /// Who may do what, per list or table: grants of ``Action``s to accounts, groups, `signed-in`
@@ -37,12 +48,19 @@ public struct Permissions: Sendable, Equatable {
 
     /// Grantees by key (a path, a table's name or `*`), then by action.
     public var grants: [String: [Action: Set<String>]] = [:] {
-        didSet { someEntryGrantsView = grants.values.contains { $0[.view] != nil } }
+        didSet { resolve() }
     }
 
     /// Whether any entry names `view`. Without one anyone views every list, which
     /// ``allows(_:_:path:)`` answers without looking the path up: every page asks.
     private var someEntryGrantsView = false
+    /// The grants by list path, a table's name under `/{name}`, a path's entry before a name's for
+    /// each action; made once for each change of ``grants``, so that a check hashes its path once.
+    private var byPath: [String: Entry] = [:]
+    /// The `"*"` entry.
+    private var everyListEntry = Entry()
+    /// ``everyListViewableByAnyone``, kept for the `query` default.
+    private var queryOpenToAnyone = true
 
     public init() {}
 
@@ -68,39 +86,91 @@ public struct Permissions: Sendable, Equatable {
     /// Who may do `action` on the list at `path` (`/notes`; `/notes/:id` for its details), or on
     /// the SQL page when `path` is nil.
     public func grantees(of action: Action, path: String?) -> Set<String> {
-        if let path, path.hasSuffix(Self.detailSuffix) {
-            if let entry = grants[path]?[action] { return entry }
-            return grantees(of: action, path: Self.listPath(of: path))
-        }
-        // No grants at all (accounts without permissions): the defaults, without hashing the path
-        // three times for nothing; this runs for every request once sign-in is on.
-        if !grants.isEmpty {
-            if let path {
-                if let entry = grants[path]?[action] { return entry }
-                // The table's name: the path without its `/`, by bytes (dropping a Character
-                // runs Unicode's grapheme breaking).
-                let name = String(decoding: path.utf8.dropFirst(), as: UTF8.self)
-                if !name.isEmpty, let entry = grants[name]?[action] { return entry }
-            }
-            if let entry = grants[Self.everyList]?[action] { return entry }
-        }
-        switch action {
-        case .view: return Self.anyoneAlone
-        case .query: return everyListViewableByAnyone ? Self.anyoneAlone : []
-        case .insert, .update, .delete: return []
-        }
+        resolvedGrantees(of: action, path: path).names
     }
 
-    /// `[anyone]`, made once: a set literal in ``grantees(of:path:)`` allocated and hashed on every request.
-    private static let anyoneAlone: Set<String> = [anyone]
+    /// ``grantees(of:path:)`` as made once for the grants in force.
+    private func resolvedGrantees(of action: Action, path: String?) -> Grantees {
+        // No entry by path (none at all, or only `"*"`): the path is not hashed for nothing.
+        if let path, !byPath.isEmpty {
+            if let grantees = byPath[path]?[action] { return grantees }
+            if path.hasSuffix(Self.detailSuffix) { return resolvedGrantees(of: action, path: Self.listPath(of: path)) }
+        }
+        if let grantees = everyListEntry[action] { return grantees }
+        switch action {
+        case .view: return .anyone
+        case .query: return queryOpenToAnyone ? .anyone : .nobody
+        case .insert, .update, .delete: return .nobody
+        }
+    }
 
     /// Whether `actor` (nil: not signed in) may do `action` on the list at `path` (nil: the SQL page).
     public func allows(_ actor: SignedInActor?, _ action: Action, path: String?) -> Bool {
         if action == .view, !someEntryGrantsView { return true }
-        let grantees = grantees(of: action, path: path)
-        if grantees.contains(Self.anyone) { return true }
-        guard let actor else { return false }
-        return grantees.contains(Self.signedIn) || grantees.contains(actor.name) || !grantees.isDisjoint(with: actor.groups)
+        return resolvedGrantees(of: action, path: path).admit(actor)
+    }
+
+    /// Works out ``byPath``, ``everyListEntry`` and the flags from ``grants``.
+    private mutating func resolve() {
+        someEntryGrantsView = grants.values.contains { $0[.view] != nil }
+        queryOpenToAnyone = everyListViewableByAnyone
+        everyListEntry = Entry(grants[Self.everyList] ?? [:])
+        var byPath: [String: Entry] = [:]
+        for (key, actions) in grants where key != Self.everyList {
+            if key.hasPrefix("/") {
+                byPath[key, default: Entry()].fill(with: actions, replacing: true)
+            } else if !key.isEmpty, !key.hasSuffix(Self.detailSuffix) {
+                // A table's name: its list at `/{name}`, where the path's own entry comes first.
+                // (A detail's grants are looked up by path only.)
+                byPath["/" + key, default: Entry()].fill(with: actions, replacing: false)
+            }
+        }
+        self.byPath = byPath
+    }
+
+    /// One key's grantees for each action.
+    private struct Entry: Sendable, Equatable {
+        private var grantees: [Grantees?] = Array(repeating: nil, count: Action.allCases.count)
+
+        init() {}
+
+        init(_ actions: [Action: Set<String>]) {
+            fill(with: actions, replacing: true)
+        }
+
+        subscript(action: Action) -> Grantees? {
+            grantees[action.index]
+        }
+
+        /// Sets the actions `actions` names; one already set stays unless `replacing`.
+        mutating func fill(with actions: [Action: Set<String>], replacing: Bool) {
+            for (action, names) in actions where replacing || grantees[action.index] == nil {
+                grantees[action.index] = Grantees(names)
+            }
+        }
+    }
+
+    /// A set of grantees, with whether it names `anyone` and `signed-in` worked out when made.
+    private struct Grantees: Sendable, Equatable {
+        let names: Set<String>
+        let anyone: Bool
+        let signedIn: Bool
+
+        init(_ names: Set<String>) {
+            self.names = names
+            anyone = names.contains(Permissions.anyone)
+            signedIn = names.contains(Permissions.signedIn)
+        }
+
+        static let anyone = Grantees([Permissions.anyone])
+        static let nobody = Grantees([])
+
+        /// Whether `actor` (nil: not signed in) is among them: by name, by one of its groups, as any signed-in account.
+        func admit(_ actor: SignedInActor?) -> Bool {
+            if anyone { return true }
+            guard let actor else { return false }
+            return signedIn || names.contains(actor.name) || !names.isDisjoint(with: actor.groups)
+        }
     }
 
     /// True when every grant is to `anyone` alone (a list anyone may edit): such grants need no

@@ -79,10 +79,10 @@ import Testing
             app.access.permissions.grant(.update, on: "notes", to: Permissions.signedIn)
             app.page("/notes/revoke-then-update", title: "Notes", .post) { request, page in
                 let control = try #require(app.accessControl)
-                let carried = try #require(request.verifiedCredentials as? BearerToken)
+                let carried = try #require(request.verifiedCredentials as? VerifiedBearer)
                 #expect(control.permits(request, .update, on: "/notes"))
                 var configuration = control.current
-                configuration.revokedTokens.insert(carried.id)
+                configuration.revokedTokens.insert(carried.token.id)
                 control.replace(with: configuration)
                 try control.require(request, .update, on: "/notes")
                 return .ok
@@ -93,6 +93,41 @@ import Testing
         #expect(response.status == 403)
         // And from then on the token is refused at the door.
         #expect(try Self.get(server, "/people.json", token: update).status == 401)
+    }
+
+    /// As above, for an account removed and a grant taken away between the middleware and the check.
+    @Test(arguments: ["account", "grant"]) func aCarriedTokenSeesItsAccountOrGrantGoneInBetween(_ removed: String) throws {
+        let server = try SignInFixture.server { app in
+            app.access.permissions.grant(.view, on: Permissions.everyList, to: Permissions.signedIn)
+            app.access.permissions.grant(.update, on: "notes", to: Permissions.signedIn)
+            app.page("/notes/change-then-update", title: "Notes", .post) { request, page in
+                let control = try #require(app.accessControl)
+                let before = control.permits(request, .update, on: "/notes")
+                var configuration = control.current
+                if removed == "account" {
+                    configuration.accounts["bob"] = nil
+                } else {
+                    configuration.permissions.grants["notes"] = [.update: ["alice"]]
+                }
+                control.replace(with: configuration)
+                page.html.text("before: \(before), after: \(control.permits(request, .update, on: "/notes"))")
+                return .ok
+            }
+        }
+        let update = try Self.token("bob", ["update:notes"])
+        let response = try server.post("/notes/change-then-update", form: "", headers: [("Authorization", "Bearer \(update)")])
+        #expect(response.status == 200)
+        #expect(response.text.contains("before: true, after: false"))
+    }
+
+    @Test func theHeaderIsReadInAnyCaseWithAnySpaces() {
+        #expect(BearerToken.credentials(in: "Bearer abc") == "abc")
+        #expect(BearerToken.credentials(in: "bearer abc") == "abc")
+        #expect(BearerToken.credentials(in: "BEARER   abc") == "abc")
+        #expect(BearerToken.credentials(in: "bEaReR é") == "é")
+        for notBearer in [nil, "Bearer ", "Bearer", "Bearerabc", "Bearer\tabc", "Basic abc", "Bearer\u{0}abc", "Bearér abc", ""] {
+            #expect(BearerToken.credentials(in: notBearer) == nil, "\(String(describing: notBearer))")
+        }
     }
 
     @Test func aTokenOverridesTheCookieAndVaries() throws {

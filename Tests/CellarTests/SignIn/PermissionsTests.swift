@@ -54,6 +54,33 @@ import Testing
         #expect(permissions.allows(Self.alice, .update, path: "/drafts"))
     }
 
+    /// For each action on its own: a path's entry, else the table's name's, else `"*"`'s, else the default.
+    @Test func aNamesEntryGivesTheActionsThePathsEntryDoesNotName() {
+        var permissions = Permissions()
+        permissions.grant(.update, on: "/notes", to: "bob")
+        #expect(!permissions.allows(Self.alice, .insert, path: "/notes"))
+        permissions.grant(.insert, on: "notes", to: "alice")
+        permissions.grant(.update, on: "notes", to: "alice")
+        permissions.grant(.delete, on: Permissions.everyList, to: "editors")
+        #expect(permissions.allows(Self.alice, .insert, path: "/notes"))
+        #expect(!permissions.allows(Self.alice, .update, path: "/notes"))
+        #expect(permissions.allows(Self.bob, .update, path: "/notes"))
+        #expect(permissions.allows(Self.alice, .delete, path: "/notes"))
+        #expect(permissions.grantees(of: .update, path: "/notes") == ["bob"])
+        #expect(permissions.grantees(of: .insert, path: "/notes") == ["alice"])
+        #expect(permissions.grantees(of: .delete, path: "/notes") == ["editors"])
+        // A detail inherits its list's, action by action; a name never names a detail.
+        permissions.grant(.insert, on: "/notes/:id", to: "bob")
+        permissions.grant(.update, on: "notes/:id", to: "carol")
+        #expect(permissions.grantees(of: .insert, path: "/notes/:id") == ["bob"])
+        #expect(permissions.grantees(of: .update, path: "/notes/:id") == ["bob"])
+        // Grants replaced whole are read anew.
+        permissions.grants = ["notes": [.update: [Permissions.signedIn]]]
+        #expect(permissions.allows(Self.alice, .update, path: "/notes"))
+        #expect(!permissions.allows(nil, .update, path: "/notes"))
+        #expect(!permissions.allows(Self.alice, .insert, path: "/notes"))
+    }
+
     @Test func queryIsOpenOnlyWhileEveryListIsOpen() {
         var permissions = Permissions()
         permissions.grant(.view, on: "public", to: Permissions.anyone)
@@ -78,7 +105,7 @@ import Testing
         // A detail's own key, which falls back to its list's grants.
         for path in ["/people/3", "/people/3.json", "/people/watch"] {
             let requirement = middleware.requirement(of: Request(path: path))
-            #expect(requirement?.0 == .view && requirement?.1 == "/people/:id", "\(path)")
+            #expect(requirement?.0 == .view && requirement?.1 == "/people/:id" && requirement?.2 == "/people", "\(path)")
         }
         for path in ["/", "/whoami", "/-/signin", "/peoplex"] { #expect(middleware.requirement(of: Request(path: path)) == nil, "\(path)") }
     }

@@ -27,6 +27,8 @@ final class RequestContext {
     var path: String
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The number of header fields, counted when the head is checked.
+    var headerFieldCount = 0
     var status: HTTPStatus?
     /// The route pattern the responder named (``HTTPResponder/respond(to:matchedRoute:)``).
     var route: String?

@@ -22,6 +22,8 @@ final class RequestContext {
     let rawTarget: [UInt8]
     /// Where the path of ``rawTarget`` ends: the index of its first `?`, or its end.
     let pathEnd: Int
+    /// Whether the path of ``rawTarget`` holds a `%`: without one, ``path`` is the raw path as it is.
+    let pathHasEscapes: Bool
     var phase = Phase.started
     var method = HTTPMethod(rawValue: "-")
     var path: String
@@ -46,7 +48,8 @@ final class RequestContext {
     init(rawTarget: [UInt8]) {
         self.rawTarget = rawTarget
         pathEnd = rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? rawTarget.endIndex
-        path = Self.decodePath(rawTarget[..<pathEnd])
+        pathHasEscapes = rawTarget[..<pathEnd].contains(UInt8(ascii: "%"))
+        path = pathHasEscapes ? PercentEncoding.decoded(rawTarget[..<pathEnd]) : String(decoding: rawTarget[..<pathEnd], as: UTF8.self)
     }
 
     /// Percent-decodes a raw path the way libmicrohttpd does (malformed escapes stay as they are, `+` is not a space),

@@ -134,7 +134,8 @@ final class ServerCore: Sendable {
         // Every field is known before the request is made.
         var rawPath: String?
         if !context.rawTarget.isEmpty {
-            rawPath = String(decoding: context.rawTarget[..<context.pathEnd], as: UTF8.self)
+            // A path with no escape decodes to itself: the decoded string is the raw one, made once.
+            rawPath = context.pathHasEscapes ? String(decoding: context.rawTarget[..<context.pathEnd], as: UTF8.self) : context.path
         }
         var rawQuery: String?
         var query = QueryItems()

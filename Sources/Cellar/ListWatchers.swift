@@ -79,7 +79,8 @@ public final class ListWatchers: Sendable {
     private func didChange(at path: String, changes: ListChanges?) -> UInt64 {
         let (windows, log) = state.withLock { state in
             purgeIdle(&state)
-            return (state.windows.filter { $0.value.route.path == path }, Self.log(for: path, in: state))
+            let windows = state.windows.isEmpty ? [:] : state.windows.filter { $0.value.route.path == path }
+            return (windows, Self.log(for: path, in: state))
         }
         guard !windows.isEmpty else { return log?.currentPosition() ?? currentSequence }
         // Read before the renders: each shows at least every change up to it.
@@ -231,6 +232,11 @@ public final class ListWatchers: Sendable {
     }
 
     private func purgeIdle(_ state: inout State) {
+        // No window: nothing to purge, and no list's last change to keep (every write of a list no one watches).
+        guard !state.windows.isEmpty else {
+            if !state.lastChange.isEmpty { state.lastChange = [:] }
+            return
+        }
         let now = ContinuousClock.now
         state.windows = state.windows.filter { !$0.value.isIdle(for: idleRetention, at: now) }
         let idle = state.windows.compactMap { key, window in window.idleSince.map { (key: key, since: $0) } }

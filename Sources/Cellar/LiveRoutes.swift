@@ -14,10 +14,16 @@ import MicroHTTP
 /// `@unchecked Sendable`: the app is changed only inside `update`, under `changes`, and requests
 /// read the router, a value, under its own lock.
 public final class LiveRoutes: HTTPResponder, @unchecked Sendable {
-    /// The router as the app is now, and the paths of its index (which checks run before).
-    private struct Current {
-        var router: Router
-        var indexPaths: Set<String>
+    /// The router as the app is now, and the paths of its index (which checks run before): one
+    /// object, so that a request reading it retains that object, not each of the router's tables.
+    private final class Current: Sendable {
+        let router: Router
+        let indexPaths: Set<String>
+
+        init(router: Router, indexPaths: Set<String>) {
+            self.router = router
+            self.indexPaths = indexPaths
+        }
     }
 
     private weak var app: App?

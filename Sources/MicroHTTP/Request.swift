@@ -4,32 +4,64 @@
 /// ``ServerConfiguration/maxBodySize``). Tests of other modules build them directly with
 /// ``init(method:path:query:headers:body:remoteAddress:)`` or ``init(method:target:headers:body:)``.
 public struct Request: Sendable {
+    /// What the server received, set once: one reference, copied only when a field of it is set. The
+    /// router and the middleware each pass on a copy of the request with a field of their own set
+    /// (its route, its actor); a copy then retains this one object instead of each string in it.
+    private var received: Received
+
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { received.method }
+        set { uniquelyReceived().method = newValue }
+    }
     /// The path, percent-decoded once and not normalised (`/a/../b` stays as it is).
     ///
     /// Decoded like libmicrohttpd decodes it (malformed escapes are kept as they are), except that
     /// `%00` yields a NUL character rather than cutting the path short.
-    public var path: String
+    public var path: String {
+        get { received.path }
+        set { uniquelyReceived().path = newValue }
+    }
     /// The path exactly as received (still percent-encoded); nil for requests made without one.
     /// The router splits it before decoding, so an encoded `/` (`%2F`) stays inside its segment.
-    public internal(set) var rawPath: String?
+    public internal(set) var rawPath: String? {
+        get { received.rawPath }
+        set { uniquelyReceived().rawPath = newValue }
+    }
     /// The query string exactly as received (still percent-encoded), without `?`; nil when the target has no `?`.
-    public var rawQuery: String?
+    public var rawQuery: String? {
+        get { received.rawQuery }
+        set { uniquelyReceived().rawQuery = newValue }
+    }
     /// The decoded query items.
-    public var query: QueryItems
+    public var query: QueryItems {
+        get { received.query }
+        set { uniquelyReceived().query = newValue }
+    }
     /// The request headers, as received.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { received.headers }
+        set { uniquelyReceived().headers = newValue }
+    }
     /// The request body (empty for most GETs).
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        get { received.body }
+        set { uniquelyReceived().body = newValue }
+    }
     /// The request id: 16 hex characters, also sent back as `X-Request-ID` and written in the logs.
-    public var id: String
+    public var id: String {
+        get { received.id }
+        set { uniquelyReceived().id = newValue }
+    }
+    /// The client's IP address, when known.
+    public var remoteAddress: String? {
+        get { received.remoteAddress }
+        set { uniquelyReceived().remoteAddress = newValue }
+    }
     /// Route parameters, filled by the ``Router`` (`/people/:id` → `["id": "42"]`).
     public var parameters: [String: String]
     /// The pattern of the route that matched (`/people/:id`), filled by the ``Router``; nil before routing.
     public var route: String?
-    /// The client's IP address, when known.
-    public var remoteAddress: String?
     /// The name of the account the request acts for, set by a sign-in middleware (Cellar's
     /// sessions) from what it verified; nil when no one is signed in. The server never sets it.
     public var actor: String?
@@ -38,6 +70,47 @@ public struct Request: Sendable {
     /// again: an HMAC and a decoding per check. nil when nothing was verified; the server never
     /// sets it, and nothing a client sends does.
     public var verifiedCredentials: (any Sendable)?
+
+    /// The fields as received. `@unchecked Sendable`: a `Received` is changed only through
+    /// ``Request/uniquelyReceived()``, when no other request holds it.
+    private final class Received: @unchecked Sendable {
+        var method: HTTPMethod
+        var path: String
+        var rawPath: String?
+        var rawQuery: String?
+        var query: QueryItems
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var id: String
+        var remoteAddress: String?
+
+        init(
+            method: HTTPMethod, path: String, rawPath: String?, rawQuery: String?, query: QueryItems, headers: HTTPHeaders, body: [UInt8],
+            id: String, remoteAddress: String?
+        ) {
+            self.method = method
+            self.path = path
+            self.rawPath = rawPath
+            self.rawQuery = rawQuery
+            self.query = query
+            self.headers = headers
+            self.body = body
+            self.id = id
+            self.remoteAddress = remoteAddress
+        }
+
+        func copy() -> Received {
+            Received(
+                method: method, path: path, rawPath: rawPath, rawQuery: rawQuery, query: query, headers: headers, body: body, id: id,
+                remoteAddress: remoteAddress)
+        }
+    }
+
+    /// The received fields, copied first if another request shares them: setting a field changes this request only.
+    private mutating func uniquelyReceived() -> Received {
+        if !isKnownUniquelyReferenced(&received) { received = received.copy() }
+        return received
+    }
 
     /// Creates a request, e.g. for testing a controller without sockets.
     public init(
@@ -59,18 +132,13 @@ public struct Request: Sendable {
         method: HTTPMethod, path: String, rawPath: String?, rawQuery: String?, query: QueryItems, headers: HTTPHeaders, body: [UInt8], id: String,
         remoteAddress: String?
     ) {
-        self.method = method
-        self.path = path
-        self.rawPath = rawPath
-        self.rawQuery = rawQuery
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.id = id
-        self.parameters = [:]
-        self.route = nil
-        self.remoteAddress = remoteAddress
-        self.actor = nil
+        received = Received(
+            method: method, path: path, rawPath: rawPath, rawQuery: rawQuery, query: query, headers: headers, body: body, id: id,
+            remoteAddress: remoteAddress)
+        parameters = [:]
+        route = nil
+        actor = nil
+        verifiedCredentials = nil
     }
 
     /// Creates a request from a target such as `/people?offset=20&limit=10`; the path part is taken as already decoded.

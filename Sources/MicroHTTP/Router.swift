@@ -20,12 +20,22 @@ public struct Router: HTTPResponder {
     /// A request handler.
     public typealias Handler = @Sendable (Request) throws -> Response
 
-    private struct Route: Sendable {
+    /// A registered route: one object, so that each route a path may match is kept by one retain,
+    /// not one for each of its fields.
+    private final class Route: Sendable {
         let method: HTTPMethod
         let pattern: String
         let segments: [Segment]
         let specificity: [Int]
         let handler: Handler
+
+        init(method: HTTPMethod, pattern: String, segments: [Segment], specificity: [Int], handler: @escaping Handler) {
+            self.method = method
+            self.pattern = pattern
+            self.segments = segments
+            self.specificity = specificity
+            self.handler = handler
+        }
     }
 
     private enum Segment: Sendable {

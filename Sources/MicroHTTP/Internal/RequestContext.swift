@@ -22,11 +22,15 @@ final class RequestContext {
     let rawTarget: [UInt8]
     /// Where the path of ``rawTarget`` ends: the index of its first `?`, or its end.
     let pathEnd: Int
+    /// Whether the path of ``rawTarget`` holds a `%`: without one, ``path`` is the raw path as it is.
+    let pathHasEscapes: Bool
     var phase = Phase.started
     var method = HTTPMethod(rawValue: "-")
     var path: String
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The number of header fields, counted when the head is checked.
+    var headerFieldCount = 0
     var status: HTTPStatus?
     /// The route pattern the responder named (``HTTPResponder/respond(to:matchedRoute:)``).
     var route: String?
@@ -44,7 +48,8 @@ final class RequestContext {
     init(rawTarget: [UInt8]) {
         self.rawTarget = rawTarget
         pathEnd = rawTarget.firstIndex(of: UInt8(ascii: "?")) ?? rawTarget.endIndex
-        path = Self.decodePath(rawTarget[..<pathEnd])
+        pathHasEscapes = rawTarget[..<pathEnd].contains(UInt8(ascii: "%"))
+        path = pathHasEscapes ? PercentEncoding.decoded(rawTarget[..<pathEnd]) : String(decoding: rawTarget[..<pathEnd], as: UTF8.self)
     }
 
     /// Percent-decodes a raw path the way libmicrohttpd does (malformed escapes stay as they are, `+` is not a space),

@@ -82,6 +82,7 @@ final class ServerCore: Sendable {
                 let message = "The request head is \(headBytes) bytes; this server accepts at most \(configuration.largestRequestHead).\n"
                 return answerHeadTooLarge(connection: connection, context: context, message: message)
             }
+            context.headerFieldCount = Int(head.field_count)
             let fieldLimit = ServerConfiguration.largestFieldCount
             if head.field_count > fieldLimit {
                 let message = "The request has \(head.field_count) header fields; this server accepts at most \(fieldLimit).\n"
@@ -133,7 +134,8 @@ final class ServerCore: Sendable {
         // Every field is known before the request is made.
         var rawPath: String?
         if !context.rawTarget.isEmpty {
-            rawPath = String(decoding: context.rawTarget[..<context.pathEnd], as: UTF8.self)
+            // A path with no escape decodes to itself: the decoded string is the raw one, made once.
+            rawPath = context.pathHasEscapes ? String(decoding: context.rawTarget[..<context.pathEnd], as: UTF8.self) : context.path
         }
         var rawQuery: String?
         var query = QueryItems()
@@ -147,7 +149,8 @@ final class ServerCore: Sendable {
             }
         }
         let request = Request(
-            method: context.method, path: context.path, rawPath: rawPath, rawQuery: rawQuery, query: query, headers: Self.headers(connection),
+            method: context.method, path: context.path, rawPath: rawPath, rawQuery: rawQuery, query: query,
+            headers: Self.headers(connection, count: context.headerFieldCount),
             body: context.body, id: context.id, remoteAddress: cmhd_connection_client_address(connection).flatMap(SocketAddress.describe))
         context.body = []
         if let queryError {
@@ -199,8 +202,8 @@ final class ServerCore: Sendable {
     /// Answers with an error before the body was read (the request is built from what is known).
     private func answer(connection: OpaquePointer, context: RequestContext, error: HTTPError) -> MHD_Result {
         let request = Request(
-            method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection), body: [], id: context.id,
-            remoteAddress: nil)
+            method: context.method, path: context.path, query: QueryItems(), headers: Self.headers(connection, count: context.headerFieldCount),
+            body: [], id: context.id, remoteAddress: nil)
         return queue(connection: connection, context: context, response: errorResponse(error, for: request), for: request)
     }
 
@@ -210,10 +213,10 @@ final class ServerCore: Sendable {
         return response
     }
 
-    /// Hands `response` to libmicrohttpd with the default headers and `X-Request-ID` added.
-    private func queue(connection: OpaquePointer, context: RequestContext, response: Response, for request: Request) -> MHD_Result {
+    /// Hands `response` to libmicrohttpd with the default headers and `X-Request-ID` added (taken,
+    /// not copied: it is changed here only when it cannot be sent as it is).
+    private func queue(connection: OpaquePointer, context: RequestContext, response: consuming Response, for request: Request) -> MHD_Result {
         context.phase = .answered
-        var response = response
         if !(100...599).contains(response.status.code) {
             logger.error("Handler returned an invalid status", metadata: ["request_id": "\(request.id)", "status": "\(response.status.code)"])
             response = errorResponse(.internalServerError("An internal error occurred (request \(request.id))."), for: request)
@@ -425,8 +428,10 @@ final class ServerCore: Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    private static func headers(_ connection: OpaquePointer) -> HTTPHeaders {
+    /// The request's `count` header fields, in a list made that long at once.
+    private static func headers(_ connection: OpaquePointer, count: Int) -> HTTPHeaders {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(count)
         withUnsafeMutablePointer(to: &headers) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, MHDCallbacks.collectHeader, UnsafeMutableRawPointer(pointer))
         }

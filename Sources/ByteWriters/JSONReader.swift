@@ -242,6 +242,7 @@ private struct MemberNames {
     mutating func insert(_ name: String) -> Bool {
         if list.contains(name) { return false }
         if list.count < Self.listed {
+            if list.isEmpty { list.reserveCapacity(Self.listed) }
             list.append(name)
             return true
         }

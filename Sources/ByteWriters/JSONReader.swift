@@ -115,12 +115,12 @@ public struct JSONReader {
             depth -= 1
             return
         }
-        var names = Set<String>()
+        var names = MemberNames()
         repeat {
             try expect(UInt8(ascii: "\""))
             let nameOffset = index - 1
             let name = try readStringBody()
-            guard names.insert(name).inserted else { throw Failure(reason: .duplicateName(name), offset: nameOffset) }
+            guard names.insert(name) else { throw Failure(reason: .duplicateName(name), offset: nameOffset) }
             try expect(UInt8(ascii: ":"))
             try member(&self, name)
         } while try nextIs(UInt8(ascii: ","), or: UInt8(ascii: "}"))
@@ -228,5 +228,24 @@ public struct JSONReader {
         guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(word.utf8) else { return false }
         index += count
         return true
+    }
+}
+
+/// The names one object has given so far, to refuse one given twice: the first few compared in a
+/// list (an object of a body has a handful, and hashing each would cost more), the rest in a set.
+private struct MemberNames {
+    private static let listed = 16
+    private var list: [String] = []
+    private var set: Set<String> = []
+
+    /// Adds `name`; false when the object gave it already.
+    mutating func insert(_ name: String) -> Bool {
+        if list.contains(name) { return false }
+        if list.count < Self.listed {
+            if list.isEmpty { list.reserveCapacity(Self.listed) }
+            list.append(name)
+            return true
+        }
+        return set.insert(name).inserted
     }
 }

@@ -183,6 +183,17 @@ import Testing
         #expect(Self.reason(#"[{"a": 1}, {"a": 2}]"#) == nil)
     }
 
+    @Test func aNameGivenTwiceIsRefusedInAnObjectOfManyMembers() {
+        let names = (0..<40).map { "\"m\($0)\": \($0)" }
+        #expect(Self.reason("{" + names.joined(separator: ", ") + "}") == nil)
+        for repeated in [0, 15, 16, 39] {
+            let text = "{" + names.joined(separator: ", ") + ", \"m\(repeated)\": 0}"
+            #expect(Self.reason(text) == .duplicateName("m\(repeated)"))
+        }
+        let late = "{" + names.joined(separator: ", ") + ", \"late\": 1, \"late\": 2}"
+        #expect(Self.reason(late) == .duplicateName("late"))
+    }
+
     @Test func nestingIsLimited() throws {
         let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(Self.reason(deepest) == nil)

@@ -16,6 +16,10 @@ import ByteWriters
 final class DatabaseWriter: @unchecked Sendable {
     let path: String
     private let connection: SQLiteConnection
+    /// `BEGIN IMMEDIATE` and `COMMIT`, prepared once and kept here: every change runs both, so
+    /// neither is looked up by its text in the connection's cache.
+    private let begin: SQLiteStatement
+    private let commit: SQLiteStatement
     /// Guards `connection`: one change at a time.
     private let lock = Lock()
 
@@ -25,6 +29,8 @@ final class DatabaseWriter: @unchecked Sendable {
         self.path = path
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+        begin = try SQLiteStatement(connection: connection.handle, sql: "BEGIN IMMEDIATE")
+        commit = try SQLiteStatement(connection: connection.handle, sql: "COMMIT")
     }
 
     /// Runs `body` as one transaction (`BEGIN IMMEDIATE` … `COMMIT`), rolled back whole when it
@@ -32,22 +38,21 @@ final class DatabaseWriter: @unchecked Sendable {
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try lock.withLock {
             defer { connection.resetStatements() }
-            try run("BEGIN IMMEDIATE")
+            try run(begin)
             do {
                 let result = try body(connection)
-                try run("COMMIT")
+                try run(commit)
                 return result
             } catch {
                 connection.resetStatements()
-                if connection.isInTransaction { try? run("ROLLBACK") }
+                if connection.isInTransaction { try? run(connection.statement("ROLLBACK")) }
                 throw error
             }
         }
     }
 
-    /// A statement of no rows, prepared once (`BEGIN`, `COMMIT`).
-    private func run(_ sql: String) throws(DatabaseError) {
-        let statement = try connection.statement(sql)
+    /// Runs a statement of no rows (`BEGIN`, `COMMIT`, `ROLLBACK`) and resets it.
+    private func run(_ statement: SQLiteStatement) throws(DatabaseError) {
         defer { statement.reset() }
         _ = try statement.step()
     }

@@ -1,6 +1,10 @@
 import ByteWriters
 import FoundationEssentials
 
+/// A row as a request's body gives it: each member's name and value, in the body's order (a name
+/// given twice is refused by the reader).
+typealias JSONInputRow = [(name: String, value: JSONInputValue)]
+
 /// One value of a row as a client sends it in JSON: what a column can hold. A blob is
 /// `{"$base64": "…"}`, as a row's JSON writes one; an array or another object is refused.
 enum JSONInputValue: Sendable, Equatable {

@@ -27,7 +27,11 @@ enum RowVersion {
                 hash.combine(bytes: bytes)
             }
         }
-        return String(EntityTag.quoted(hash.value).dropFirst().dropLast())
+        // The hash's 16 hex digits, as an entity tag quotes them.
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            HexDigits.write(hash.value, count: 16, into: digits, at: 0)
+            return 16
+        }
     }
 
     /// `version` as an entity tag: quoted.

@@ -73,7 +73,7 @@ struct TableWriter: TableWriting {
             guard !values.isEmpty else { return current }
             try checkForeignKeys(values, current: current, connection: connection)
             let statement = try connection.statement(list.writeStatements.sql(.update(columns: values.map(\.column))) { updateSQL(values) })
-            try statement.bind(values.map(\.value) + key)
+            try statement.bind(parameters(values, then: key))
             while try statement.step() {}
             statement.reset()
             // A change of the key's own columns moves the row: read it where it is now.
@@ -102,7 +102,7 @@ struct TableWriter: TableWriting {
                     if !changes.isEmpty {
                         let statement = try connection.statement(
                             list.writeStatements.sql(.update(columns: changes.map(\.column))) { updateSQL(changes) })
-                        try statement.bind(changes.map(\.value) + key)
+                        try statement.bind(parameters(changes, then: key))
                         while try statement.step() {}
                         statement.reset()
                     }
@@ -173,6 +173,15 @@ struct TableWriter: TableWriting {
             if schema.keyIsRowID, let rowID = schema.key.first { sql += ", " + rowID }
         }
         return sql
+    }
+
+    /// An update's parameters: the values set, then the key's (its WHERE), in one array.
+    private func parameters(_ values: Values, then key: [DatabaseValue]) -> [DatabaseValue] {
+        var parameters: [DatabaseValue] = []
+        parameters.reserveCapacity(values.count + key.count)
+        for (_, value) in values { parameters.append(value) }
+        parameters.append(contentsOf: key)
+        return parameters
     }
 
     /// A row as a statement that selects the columns, then the rowid when it is the key, stands on it.

@@ -11,8 +11,8 @@ protocol WriteBody {
 
 /// An insert's or upsert's body: `{"row": {…}}` or `{"rows": [{…}, …]}`, and the options.
 struct InsertBody: WriteBody {
-    var row: [String: JSONInputValue]?
-    var rows: [[String: JSONInputValue]]?
+    var row: JSONInputRow?
+    var rows: [JSONInputRow]?
     var `return`: Bool?
     var ignore: Bool?
     var replace: Bool?
@@ -25,7 +25,7 @@ struct InsertBody: WriteBody {
             case "rows":
                 rows = try json.readOptional { json in
                     guard try json.peek() == .array else { throw WriteBodyError.wrongKind(at: name) }
-                    var rows: [[String: JSONInputValue]] = []
+                    var rows: [JSONInputRow] = []
                     try json.readArray { json, index in rows.append(try json.readRow(at: "rows.\(index)")) }
                     return rows
                 }
@@ -46,11 +46,11 @@ struct InsertBody: WriteBody {
 
 /// An update's body: `{"update": {…}}`, and `"return"`.
 struct UpdateBody: WriteBody {
-    var update: [String: JSONInputValue]
+    var update: JSONInputRow
     var `return`: Bool?
 
     init(reading json: inout JSONReader) throws {
-        var update: [String: JSONInputValue]?
+        var update: JSONInputRow?
         var returnsRow: Bool?
         var unknown: String?
         try json.readBody { json, name in
@@ -103,10 +103,10 @@ extension JSONReader {
     }
 
     /// A row's object of column names and values; each value read by ``JSONInputValue``.
-    fileprivate mutating func readRow(at path: String) throws -> [String: JSONInputValue] {
+    fileprivate mutating func readRow(at path: String) throws -> JSONInputRow {
         guard try peek() == .object else { throw WriteBodyError.wrongKind(at: path) }
-        var row: [String: JSONInputValue] = [:]
-        try readObject { json, name in row[name] = try JSONInputValue(reading: &json) }
+        var row: JSONInputRow = []
+        try readObject { json, name in row.append((name, try JSONInputValue(reading: &json))) }
         return row
     }
 }

@@ -46,7 +46,7 @@ struct WriteRequest {
 
     /// The rows of an insert or upsert: `"row"` or `"rows"`, one of the two, at most
     /// ``DatabaseOptions/maxRowsPerWrite``.
-    func rows(single: [String: JSONInputValue]?, many: [[String: JSONInputValue]]?) throws -> [[String: JSONInputValue]] {
+    func rows(single: JSONInputRow?, many: [JSONInputRow]?) throws -> [JSONInputRow] {
         switch (single, many) {
         case (let row?, nil): return [row]
         case (nil, let rows?):

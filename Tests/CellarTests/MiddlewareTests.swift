@@ -1,4 +1,5 @@
 import Cellar
+import Foundation
 import HTTPTestSupport
 import Showcase
 import Synchronization
@@ -82,7 +83,14 @@ import Testing
             app.use(Gate())
         }
         #expect(try server.get("/notes/7").status == 200)
-        let metrics = try server.get("/metrics").text
-        #expect(metrics.contains("route=\"/notes/:id\""))
+        // The server reports a request once it is done, which may be just after the client has it.
+        var metrics = ""
+        let deadline = ContinuousClock.now + .seconds(30)
+        repeat {
+            metrics = try server.get("/metrics").text
+            if metrics.contains("route=\"/notes/:id\"") { break }
+            usleep(20_000)
+        } while ContinuousClock.now < deadline
+        #expect(metrics.contains("route=\"/notes/:id\""), "\(metrics)")
     }
 }

@@ -14,8 +14,8 @@ import MicroHTTP
 /// `@unchecked Sendable`: the app is changed only inside `update`, under `changes`, and requests
 /// read the router, a value, under its own lock.
 public final class LiveRoutes: HTTPResponder, @unchecked Sendable {
-    /// The router as the app is now, and the paths of its index (which checks run before): one
-    /// object, so that a request reading it retains that object, not each of the router's tables.
+    /// The router as the app is now, and the paths of its index (which checks run before), swapped
+    /// whole when the app changes.
     private final class Current: Sendable {
         let router: Router
         let indexPaths: Set<String>

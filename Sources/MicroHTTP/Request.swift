@@ -4,9 +4,9 @@
 /// ``ServerConfiguration/maxBodySize``). Tests of other modules build them directly with
 /// ``init(method:path:query:headers:body:remoteAddress:)`` or ``init(method:target:headers:body:)``.
 public struct Request: Sendable {
-    /// What the server received, set once: one reference, copied only when a field of it is set. The
-    /// router and the middleware each pass on a copy of the request with a field of their own set
-    /// (its route, its actor); a copy then retains this one object instead of each string in it.
+    /// What the server received: one reference shared by the request's copies (the router and the
+    /// middleware each pass on a copy with a field of their own set, its route, its actor), copied
+    /// itself only when one of its fields is set.
     private var received: Received
 
     /// The request method.

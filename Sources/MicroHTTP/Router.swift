@@ -20,8 +20,7 @@ public struct Router: HTTPResponder {
     /// A request handler.
     public typealias Handler = @Sendable (Request) throws -> Response
 
-    /// A registered route: one object, so that each route a path may match is kept by one retain,
-    /// not one for each of its fields.
+    /// A registered route, shared by reference by the lists of routes a path may match.
     private final class Route: Sendable {
         let method: HTTPMethod
         let pattern: String

@@ -48,7 +48,7 @@ import urllib.request
 from urllib.parse import parse_qs, quote, urlsplit
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -110,8 +110,11 @@ class Browser:
         self.wait(lambda d: d.execute_script("return document.readyState") == "complete", f"{path} to load")
 
     def wait(self, condition, what: str, timeout: float | None = None):
+        # A condition may read an element the page replaces between finding it and reading it
+        # (a row patched in place): that poll is tried again, as one that finds nothing is.
         try:
-            return WebDriverWait(self.driver, timeout or self.timeout, poll_frequency=0.05).until(condition)
+            return WebDriverWait(self.driver, timeout or self.timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(StaleElementReferenceException,)).until(condition)
         except TimeoutException:
             raise Failure(f"timed out waiting for {what} (at {self.driver.current_url})") from None
 

@@ -123,6 +123,40 @@ import Testing
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
+    /// An update without `If-Match` answers with the version of the row as stored: the same as the
+    /// row's page sends afterwards, when the update moved its key, and when a trigger changed the
+    /// row after the update (a `RETURNING` clause would give the row as it was before the trigger).
+    @Test func anUpdateAnswersWithTheVersionOfTheRowAsStored() throws {
+        let served = try DatabaseWriteTestServer(
+            sql: DatabaseWriteTestServer.sql + """
+                CREATE TABLE counted(id INTEGER PRIMARY KEY, t TEXT, edits INTEGER NOT NULL DEFAULT 0);
+                CREATE TRIGGER counted_edits AFTER UPDATE OF t ON counted BEGIN UPDATE counted SET edits = edits + 1 WHERE id = NEW.id; END;
+                INSERT INTO counted(id, t) VALUES (1, 'a');
+                """)
+        func versionAnswered(_ target: String, _ body: String) throws -> String? {
+            let response = try served.post(target, body)
+            #expect(response.status == 200, "\(target): \(response.text)")
+            return response.headers["ETag"]
+        }
+        let plain = try versionAnswered("/books/1/-/update", #"{"update": {"title": "Children of Dune"}}"#)
+        #expect(plain != nil)
+        #expect(try served.get("/books/1.json").headers["ETag"] == plain)
+        #expect(try served.post("/books/-/insert", #"{"row": {"id": 7, "title": "Solaris"}}"#).status == 201)
+        let moved = try versionAnswered("/books/7/-/update", #"{"update": {"id": 50, "year": 1961}}"#)
+        #expect(try served.get("/books/50.json").headers["ETag"] == moved)
+        #expect(try served.get("/books/7.json").status == 404)
+        let returned = try served.post("/counted/1/-/update", #"{"update": {"t": "b"}, "return": true}"#)
+        #expect(try returned.json["row"]?["edits"] == .integer(1), "\(returned.text)")
+        let triggered = try #require(returned.headers["ETag"])
+        #expect(try served.get("/counted/1.json").headers["ETag"] == triggered)
+        #expect(try served.post("/counted/1/-/update", #"{"update": {"t": "c"}}"#, headers: [("If-Match", triggered)]).status == 200)
+        // A row that is not there, with no version to compare.
+        let missing = try served.post("/books/999/-/update", #"{"update": {"title": "Nobody"}}"#)
+        #expect(missing.status == 404, "\(missing.text)")
+        #expect(try served.rows("SELECT count(*) FROM books WHERE id = 999") == [[.integer(0)]])
+        #expect(try served.integrityCheck() == [[.text("ok")]])
+    }
+
     @Test func upsertInsertsOrUpdatesByKey() throws {
         let served = try DatabaseWriteTestServer()
         let response = try served.post(

@@ -161,6 +161,10 @@ public final class SQLiteConnection {
         get throws(DatabaseError) { try integer("PRAGMA schema_version") }
     }
 
+    /// The rows the last finished INSERT, UPDATE or DELETE of this connection changed, not
+    /// counting a trigger's or a foreign key action's changes (`sqlite3_changes64`).
+    public var changedRows: Int64 { sqlite3_changes64(handle) }
+
     // MARK: Transactions
 
     /// Runs `body` in one read transaction (`BEGIN DEFERRED` … `COMMIT`, `ROLLBACK` when it throws), so

@@ -69,19 +69,24 @@ struct TableWriter: TableWriting {
     /// `expectedVersion` (when given); gives back the row as it is after.
     func update(key: [DatabaseValue], values: Values, expectedVersion: String?) throws -> StoredRow {
         try change { connection in
-            let current = try currentRow(key, expectedVersion: expectedVersion, connection: connection)
-            guard !values.isEmpty else { return current }
+            // With no version to compare and no foreign key to check, the row is read once, after:
+            // the statement's count of changed rows says whether it was there.
+            let readsBefore = expectedVersion != nil || values.isEmpty || touchesForeignKey(values)
+            let current = readsBefore ? try currentRow(key, expectedVersion: expectedVersion, connection: connection) : nil
+            if let current, values.isEmpty { return current }
             try checkForeignKeys(values, current: current, connection: connection)
             let statement = try connection.statement(list.writeStatements.sql(.update(columns: values.map(\.column))) { updateSQL(values) })
             try statement.bind(parameters(values, then: key))
             while try statement.step() {}
             statement.reset()
+            if current == nil, connection.changedRows == 0 { throw RowWriteError(.notFound, "\(schema.name) has no row with this key.") }
             // A change of the key's own columns moves the row: read it where it is now.
             var newKey = key
             for (place, column) in list.keyColumns.enumerated() {
                 if let changed = values.first(where: { $0.column == column }) { newKey[place] = changed.value }
             }
-            return try row(at: newKey, connection: connection) ?? current
+            if let after = try row(at: newKey, connection: connection) ?? current { return after }
+            throw RowWriteError(.notFound, "\(schema.name) has no row with this key after the update: a trigger removed it. Nothing was written.")
         }
     }
 
@@ -173,6 +178,13 @@ struct TableWriter: TableWriting {
             if schema.keyIsRowID, let rowID = schema.key.first { sql += ", " + rowID }
         }
         return sql
+    }
+
+    /// Whether `values` set a column of a foreign key, which is checked against the row as it was.
+    private func touchesForeignKey(_ values: Values) -> Bool {
+        guard !schema.foreignKeys.isEmpty else { return false }
+        let columns = Set(schema.foreignKeys.flatMap(\.columns))
+        return values.contains { $0.column < schema.columns.count && columns.contains(schema.columns[$0.column].name) }
     }
 
     /// An update's parameters: the values set, then the key's (its WHERE), in one array.

@@ -123,6 +123,51 @@ import Testing
         try Self.expectIntact(served)
     }
 
+    /// A row on a later page of a paged list is changed from that page, as the person saw it there:
+    /// its edit form opens, its save, delete and move reach it, and the answer goes back to that page.
+    @Test func aRowOnALaterPageIsChangedFromThatPage() throws {
+        var configuration = DatabaseConfiguration()
+        var queue = DatabaseConfiguration.Table()
+        queue.order = "position"
+        queue.pageSize = 5
+        configuration.tables["queue"] = queue
+        let rows = (1...12).map { "(\($0), 'item \($0)', \($0 * 10))" }.joined(separator: ", ")
+        let served = try DatabaseWriteTestServer(
+            sql:
+                "CREATE TABLE queue(id INTEGER PRIMARY KEY, name TEXT NOT NULL, position INTEGER NOT NULL UNIQUE); INSERT INTO queue VALUES \(rows);",
+            configuration: configuration)
+        let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")
+        let first = try served.get("/queue?editing=1", headers: [("Cookie", alice)])
+        #expect(first.status == 200)
+        #expect(!first.text.contains("item 7<"))
+        // The next page's link, as the page gives it, and the list query its forms carry back.
+        let next = try #require(first.text.firstMatch(of: /<a [^>]*rel="next" href="([^"]*)"/)?.output.1)
+        let second = try served.get(String(next).replacingOccurrences(of: "&amp;", with: "&"), headers: [("Cookie", alice)])
+        #expect(second.status == 200)
+        #expect(second.text.contains("item 7<"), "\(second.text.prefix(600))")
+        let back = try #require(second.text.firstMatch(of: /name="_return" value="([^"]*)"/)?.output.1)
+        let listQuery = String(back).replacingOccurrences(of: "&amp;", with: "&")
+        #expect(!listQuery.isEmpty)
+        let encoded = try #require(listQuery.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let version = try Self.version(served, "/queue/7")
+        let saved = try Self.post(
+            served, "/queue/-/editing", "_do=save&_row=7&_version=\(version)&name=seventh&position=70&_return=\(encoded)", cookie: alice)
+        #expect(saved.status == 303, "\(saved.text.prefix(600))")
+        #expect(try served.rows("SELECT name FROM queue WHERE id = 7") == [[.text("seventh")]])
+        let location = try #require(saved.headers["Location"])
+        #expect(try served.get(location, headers: [("Cookie", alice)]).text.contains("seventh"))
+        let moved = try Self.post(
+            served, "/queue/-/editing", "_do=up&_row=8&_version=\(try Self.version(served, "/queue/8"))&_return=\(encoded)",
+            cookie: alice)
+        #expect(moved.status == 303, "\(moved.text.prefix(600))")
+        #expect(try served.rows("SELECT id FROM queue ORDER BY position LIMIT 2 OFFSET 6") == [[.integer(8)], [.integer(7)]])
+        let deleted = try Self.post(
+            served, "/queue/-/editing", "_do=delete&_row=9&_version=\(try Self.version(served, "/queue/9"))&_return=\(encoded)", cookie: alice)
+        #expect(deleted.status == 303, "\(deleted.text.prefix(600))")
+        #expect(try served.rows("SELECT count(*) FROM queue WHERE id = 9") == [[.integer(0)]])
+        try Self.expectIntact(served)
+    }
+
     @Test func anInsertAtTheEndOrAConstraintOnItsField() throws {
         let served = try Self.server()
         let alice = try DatabaseWriteRefusalTests.signIn(served, "alice")

@@ -41,11 +41,13 @@ struct EditingResponder {
         listRequest.rawQuery = listQuery.isEmpty ? nil : listQuery.percentEncoded
         listRequest.body = []
         let responder = ListResponder(app: app)
-        let context = ListContext(request: listRequest, listPath: route.path, page: PageRequest(firstOf: route.paging))
+        // The page the person changed a row of, as its forms carry it back (`_return`).
+        let page = (try? PageRequest(query: listQuery, paging: route.paging)) ?? PageRequest(firstOf: route.paging)
+        let context = ListContext(request: listRequest, listPath: route.path, page: page)
         guard let controller = try responder.makeController(context, route: route) as? any EditableTableController else {
             throw HTTPError.notFound("\(route.title) cannot be edited.")
         }
-        // A controller of one fetched page (a database table's) finds the row among the page's rows.
+        // A controller of one fetched page (a database table's) finds the row among that page's rows.
         if let fetched = controller as? any FetchedPageController { try responder.guarded(listRequest, route: route) { try fetched.fetchPage() } }
         var mode = EditingMode(
             allowed: EditingMode.allowed(listRequest, route: route, access: access), actionPath: route.href + Self.pathSuffix,

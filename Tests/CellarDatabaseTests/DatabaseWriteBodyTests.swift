@@ -152,7 +152,7 @@ import Testing
             ("/books/-/insert", Array(#"{"row": {"title": \#(deep)}}"#.utf8), "The body nests arrays and objects more than 64 deep."),
             (
                 "/books/-/insert", Array(#"{"row": {"title": "x", "year": 1e400}}"#.utf8),
-                "The body has a number too large for a column, at byte 31."
+                "“year” has a number too large for any column (past a double’s range), at byte 31."
             ),
             ("/books/-/insert", Array(#"{"row": {"title": "x"},}"#.utf8), Self.notJSON),
             ("/books/-/insert", Array("{\"row\": {\"title\": \"tab\tin\"}}".utf8), Self.notJSON),

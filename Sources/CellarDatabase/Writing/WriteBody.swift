@@ -106,7 +106,14 @@ extension JSONReader {
     fileprivate mutating func readRow(at path: String) throws -> JSONInputRow {
         guard try peek() == .object else { throw WriteBodyError.wrongKind(at: path) }
         var row: JSONInputRow = []
-        try readObject { json, name in row.append((name, try JSONInputValue(reading: &json))) }
+        try readObject { json, name in
+            do {
+                row.append((name, try JSONInputValue(reading: &json)))
+            } catch let failure as JSONReader.Failure where failure.reason == .numberOutOfRange {
+                throw RowWriteError.badRequest(
+                    "“\(name.prefix(80))” has a number too large for any column (past a double’s range), at byte \(failure.offset).", column: name)
+            }
+        }
         return row
     }
 }

@@ -24,11 +24,15 @@ struct WriteRequest {
         } catch let failure as JSONReader.Failure {
             throw Self.refusal(failure)
         } catch {
+            // A number out of range is the reader's to name where it is (a member's); any other fault is the body's.
+            let fault: JSONReader.Failure?
             do {
                 try JSONReader.validate(request.body)
+                fault = nil
             } catch let failure as JSONReader.Failure {
-                throw Self.refusal(failure)
+                fault = failure
             }
+            if let fault, fault.reason != .numberOutOfRange { throw Self.refusal(fault) }
             throw error
         }
     }

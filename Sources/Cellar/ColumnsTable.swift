@@ -5,9 +5,10 @@ import TableKit
 /// scrolling frame, and a header row whose column headers sort the list.
 ///
 /// A sortable header is a link to the next order of its cycle (ascending, descending, none), and
-/// the column the list is sorted by says so with `aria-sort` and an arrow.
+/// the column the list is sorted by says so with `aria-sort` and an arrow. In editing mode each row
+/// has one more cell, its controls, which a last header names.
 enum ColumnsTable {
-    static func writeOpening(_ columns: [TableColumn], title: String, into html: inout HTMLWriter) {
+    static func writeOpening(_ columns: [TableColumn], title: String, editing: Bool = false, into html: inout HTMLWriter) {
         html.raw("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\"")
         html.attribute("aria-label", title)
         html.raw("><table class=\"columns\"><thead><tr>")
@@ -36,6 +37,7 @@ enum ColumnsTable {
             }
             html.raw("</th>")
         }
+        if editing { html.raw("<th scope=\"col\" class=\"editing-cell\"><span class=\"visually-hidden\">Changes</span></th>") }
         html.raw("</tr></thead>\n")
     }
 

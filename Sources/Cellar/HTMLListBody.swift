@@ -86,7 +86,8 @@ final class HTMLListBody: ListBody {
                 stage = isLoadingPlaceholder ? .tail : .table
                 // The fragment's sections are `<tbody>`s, which "Load more" adds to the page's table.
                 if stage == .table, format == .page, let columns = style.columns {
-                    ColumnsTable.writeOpening(columns, title: route.title, into: &html)
+                    let editingControls = editing != nil && controller is any EditableTableController
+                    ColumnsTable.writeOpening(columns, title: route.title, editing: editingControls, into: &html)
                 }
             case .table:
                 if let editing, let editable = controller as? any EditableTableController {

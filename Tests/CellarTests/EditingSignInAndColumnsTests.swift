@@ -69,6 +69,9 @@ import Testing
         let page = try server.get("/grid?editing=1", headers: [("Cookie", bob)]).text
         #expect(page.contains(#"<td>name 0</td><td class="editing-cell"><div class="editing-controls"><a class="button editing-edit""#))
         #expect(page.contains("</a></div></td></tr>\n"))
+        // The controls' column has its header, so that every row has as many cells as the header.
+        #expect(page.contains(#"<th scope="col" class="editing-cell"><span class="visually-hidden">Changes</span></th></tr></thead>"#))
+        #expect(try !server.get("/grid", headers: [("Cookie", bob)]).text.contains(#"class="editing-cell""#))
         let open = try server.get("/grid?editing=1&_edit=1", headers: [("Cookie", bob)]).text
         #expect(open.contains(#"<tr class="cell editing-open" id="row-1"><td colspan="2"><form class="form editing-form""#))
         #expect(open.contains(#"value="name 1""#))

@@ -131,6 +131,7 @@ import Testing
             sql: DatabaseWriteTestServer.sql + """
                 CREATE TABLE counted(id INTEGER PRIMARY KEY, t TEXT, edits INTEGER NOT NULL DEFAULT 0);
                 CREATE TRIGGER counted_edits AFTER UPDATE OF t ON counted BEGIN UPDATE counted SET edits = edits + 1 WHERE id = NEW.id; END;
+                CREATE TRIGGER counted_kept BEFORE UPDATE OF t ON counted WHEN NEW.t = 'kept' BEGIN SELECT RAISE(IGNORE); END;
                 INSERT INTO counted(id, t) VALUES (1, 'a');
                 """)
         func versionAnswered(_ target: String, _ body: String) throws -> String? {
@@ -150,6 +151,11 @@ import Testing
         let triggered = try #require(returned.headers["ETag"])
         #expect(try served.get("/counted/1.json").headers["ETag"] == triggered)
         #expect(try served.post("/counted/1/-/update", #"{"update": {"t": "c"}}"#, headers: [("If-Match", triggered)]).status == 200)
+        // An update a trigger ignores leaves the row as it was, and says so by its version.
+        let ignored = try served.post("/counted/1/-/update", #"{"update": {"t": "kept"}}"#)
+        #expect(ignored.status == 200, "\(ignored.text)")
+        #expect(try ignored.headers["ETag"] == served.get("/counted/1.json").headers["ETag"])
+        #expect(try served.rows("SELECT t FROM counted") == [[.text("c")]])
         // A row that is not there, with no version to compare.
         let missing = try served.post("/books/999/-/update", #"{"update": {"title": "Nobody"}}"#)
         #expect(missing.status == 404, "\(missing.text)")

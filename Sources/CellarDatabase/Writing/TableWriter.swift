@@ -79,7 +79,8 @@ struct TableWriter: TableWriting {
             try statement.bind(parameters(values, then: key))
             while try statement.step() {}
             statement.reset()
-            if current == nil, connection.changedRows == 0 { throw RowWriteError(.notFound, "\(schema.name) has no row with this key.") }
+            // No row changed: there is none at the key, or a trigger kept it as it was (`RAISE(IGNORE)`).
+            if current == nil, connection.changedRows == 0 { return try currentRow(key, expectedVersion: nil, connection: connection) }
             // A change of the key's own columns moves the row: read it where it is now.
             var newKey = key
             for (place, column) in list.keyColumns.enumerated() {

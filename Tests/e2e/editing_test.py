@@ -90,6 +90,8 @@ def scenario_live(b: Browser, args, state: dict):
             rows = b.driver.find_elements(By.CSS_SELECTOR, ROWS)
             beside = rows[target]
             handle = row_of(b, wine).find_element(By.CSS_SELECTOR, ".editing-drag")
+            # Both ends of the drag in the viewport (a pointer cannot move outside it).
+            b.js("arguments[0].scrollIntoView({block: 'center'})", beside)
             height = beside.size["height"]
             offset = height // 2 - 4 if where == "after" else -(height // 2) + 4
             ActionChains(b.driver).click_and_hold(handle).move_to_element(beside).move_to_element_with_offset(beside, 0, offset) \

@@ -2,7 +2,9 @@
  * transaction (BEGIN IMMEDIATE; INSERT or UPDATE; COMMIT), in WAL mode, with the durability
  * Cellar uses (synchronous=NORMAL) or FULL, for a number of seconds; prints commits a second.
  *   cc -O2 -o commit-loop commit-loop.c -lsqlite3
- *   ./commit-loop FILE insert|update NORMAL|FULL SECONDS
+ *   ./commit-loop FILE insert|update|update-random NORMAL|FULL SECONDS
+ * `update` changes the rows in id order (the bar's loop, kept as it was measured since); `update-random`
+ * picks each row at random among the first 10,000, as Benchmarks/write/update.lua does over HTTP.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -26,10 +28,12 @@ static void check(int rc, sqlite3 *db, const char *what) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s FILE insert|update NORMAL|FULL SECONDS\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE insert|update|update-random NORMAL|FULL SECONDS\n", argv[0]);
         return 2;
     }
-    int update = strcmp(argv[2], "update") == 0;
+    int random_ids = strcmp(argv[2], "update-random") == 0;
+    int update = random_ids || strcmp(argv[2], "update") == 0;
+    srandom(1);
     double seconds = atof(argv[4]);
     sqlite3 *db;
     check(sqlite3_open(argv[1], &db), db, "open");
@@ -49,7 +53,7 @@ int main(int argc, char **argv) {
         check(sqlite3_step(begin), db, "begin");
         sqlite3_reset(begin);
         sqlite3_bind_int64(change, 1, count);
-        if (update) sqlite3_bind_int64(change, 2, 1 + count % 10000);
+        if (update) sqlite3_bind_int64(change, 2, random_ids ? 1 + random() % 10000 : 1 + count % 10000);
         check(sqlite3_step(change), db, "change");
         sqlite3_reset(change);
         check(sqlite3_step(commit), db, "commit");

@@ -161,6 +161,8 @@ for round in $(seq 1 "$ROUNDS"); do
         fresh_db "$work/c.db"
         record cfull-$mode "$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" $mode FULL "$secs")"
     done
+    fresh_db "$work/c.db"
+    record crandom-update "$(taskset -c "$SERVER_CPU" "$work/commit-loop" "$work/c.db" update-random NORMAL "$secs")"
 done
 
 {
@@ -177,6 +179,9 @@ done
         by_cpu=$(paste <(echo ${cpu[c-$mode]} | tr ' ' '\n') <(echo ${cpu[cellar-$mode]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median)
         echo "| $mode | $(m cellar)/s ($(u cellar) µs) | $(m datasette)/s ($(u datasette) µs) | $(m c)/s ($(u c) µs) | $(m cfull)/s ($(u cfull) µs) | $(per_round cellar-$mode datasette-$mode)× | $(per_round cellar-$mode c-$mode) | $by_cpu |"
     done
+    echo
+    random_ratio=$(paste <(echo ${got[cellar-update]} | tr ' ' '\n') <(echo ${got[crandom-update]} | tr ' ' '\n') | awk '$2 > 0 {printf "%.3f\n", $1 / $2}' | median)
+    echo "For information, the C loop updating rows at random as update.lua does (the bar's loop goes in id order): $(echo ${got[crandom-update]} | tr ' ' '\n' | median)/s ($(echo ${cpu[crandom-update]} | tr ' ' '\n' | median) µs); Cellar's updates ÷ it: $random_ratio"
     echo
     echo "Change to watcher ($WATCHERS event streams on /items.json?limit=20, $CHANGES updates through the API 20 ms apart, watch-latency.py's monotonic clock from each write's acknowledgement to each watcher's patch): p50 $(echo $watch50 | tr ' ' '\n' | median) ms, p99 $(echo $watch99 | tr ' ' '\n' | median) ms (medians over the rounds; bar p99 < 50 ms)"
     echo

@@ -19,11 +19,15 @@ public enum WriteAPIErrors {
         return request.method == .post || action == "/-/update" || action == "/-/delete" || action == "/-/upsert"
     }
 
-    /// Whether `request` is a browser's HTML form (`application/x-www-form-urlencoded` or
-    /// `multipart/form-data`), which Datasette's clients never send: its refusals are pages.
+    /// Whether `request` is a browser's HTML form: a form's body (`application/x-www-form-urlencoded`
+    /// or `multipart/form-data`) from a client that asks for HTML, as a browser's form navigation
+    /// does. Its refusals are pages. `curl -d` sends a form's type too, but asks for anything
+    /// (`Accept: */*`): a script's refusals stay JSON.
     public static func isBrowserForm(_ request: Request) -> Bool {
-        guard let type = request.headers["Content-Type"]?.lowercased() else { return false }
-        return type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
+        guard let type = request.headers["Content-Type"]?.lowercased(),
+            type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
+        else { return false }
+        return request.headers["Accept"]?.lowercased().contains("text/html") == true
     }
 
     /// The answer listing `messages`, with `status`.

@@ -112,6 +112,7 @@ import Testing
             (#"{"rows": [{"wine": "Musar"}, {"wine": "Tempier", "vintage": "old"}]}"#, 422),
             (#"{"row": {"wine": "Musar"}, "alter": true}"#, 400),
             (#"{"row": {"wine": "Musar", "wine": "Tempier"}}"#, 400),
+            (#"{"row": {"wine": "Musar", "vintage": 1e400}}"#, 400),
             ("'; DROP TABLE wines; --", 400),
             ("", 400),
         ]
@@ -120,10 +121,29 @@ import Testing
             #expect(response.status == status, "\(body.prefix(60)): \(response.text.prefix(200))")
             #expect(try !Self.errors(response).isEmpty)
         }
+        let huge = try Self.send(server, "/to-drink/-/insert", #"{"row": {"wine": "Musar", "vintage": 1e400}}"#)
+        #expect(try Self.errors(huge) == ["The field “vintage” of “row” has a number too large for any field (past a double’s range)."])
         let update = try Self.send(server, "/to-drink/1/-/update", #"{"update": {"vintage": 99999}}"#)
         #expect(update.status == 422)
         #expect(try Self.errors(update).first?.contains("vintage") == true)
         #expect(try EditingTests.wines(server) == before)
+    }
+
+    /// `curl -d` sends a form's content type with `Accept: */*`: a script, answered in JSON as any
+    /// other; only a body of a form from a client asking for HTML (a browser's) gets a page.
+    @Test func aFormTypedBodyFromAScriptIsAnsweredInJSON() throws {
+        let server = try EditingTests.server()
+        let curl = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "*/*")]
+        let inserted = try Self.send(server, "/to-drink/-/insert", #"{"row": {"wine": "Chinon 2019"}}"#, headers: curl)
+        #expect(inserted.status == 201, "\(inserted.text.prefix(200))")
+        for body in ["not json", #"{"row": {"wine": "Musar", "vintage": "old"}}"#, #"{"row": {"nope": 1}}"#] {
+            let refused = try Self.send(server, "/to-drink/-/insert", body, headers: curl)
+            #expect(refused.headers["Content-Type"]?.hasPrefix("application/json") == true, "\(body): \(refused.text.prefix(200))")
+            #expect(try !Self.errors(refused).isEmpty, "\(body)")
+        }
+        let browser = try Self.send(
+            server, "/to-drink/-/insert", "not json", headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html")])
+        #expect(browser.headers["Content-Type"]?.hasPrefix("text/html") == true)
     }
 
     @Test func aStaleIfMatchIs412AndRequiringOneIs428() throws {

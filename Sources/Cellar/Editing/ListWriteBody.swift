@@ -111,9 +111,14 @@ struct ListWriteBody {
             case .bool: row[name] = try json.readBool() ? "1" : "0"
             case .string: row[name] = try json.readString()
             case .number:
-                switch try json.readNumber() {
-                case .integer(let integer): row[name] = String(integer)
-                case .real(let real): row[name] = String(real)
+                do {
+                    switch try json.readNumber() {
+                    case .integer(let integer): row[name] = String(integer)
+                    case .real(let real): row[name] = String(real)
+                    }
+                } catch let failure as JSONReader.Failure where failure.reason == .numberOutOfRange {
+                    throw HTTPError.badRequest(
+                        "The field “\(name.prefix(80))” of “\(path)” has a number too large for any field (past a double’s range).")
                 }
             case .array, .object:
                 throw HTTPError.badRequest("The field “\(name.prefix(80))” of “\(path)” must be a string, a number, true, false or null.")

@@ -86,8 +86,7 @@ final class HTMLListBody: ListBody {
                 stage = isLoadingPlaceholder ? .tail : .table
                 // The fragment's sections are `<tbody>`s, which "Load more" adds to the page's table.
                 if stage == .table, format == .page, let columns = style.columns {
-                    let editingControls = editing != nil && controller is any EditableTableController
-                    ColumnsTable.writeOpening(columns, title: route.title, editing: editingControls, into: &html)
+                    ColumnsTable.writeOpening(columns, title: route.title, editing: editing != nil, into: &html)
                 }
             case .table:
                 if let editing, let editable = controller as? any EditableTableController {

@@ -1,4 +1,5 @@
 import ByteWriters
+import Synchronization
 import TableKit
 
 /// A ``TableWalk``'s JSON: the sections and rows of a list's JSON twin (see ``JSONListBody``),
@@ -47,6 +48,9 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
     /// The bytes of `,"href":"/base/` at the end of a cell member of a list with details: what a
     /// row without a link takes back before writing `,"href":null`.
     private let hrefPrefixCount: Int
+    /// The controller, when its rows can be changed: each row then says its version (``RowVersion``),
+    /// what `If-Match` names in a change of it.
+    private let editable: (any EditableTableController)?
 
     init(route: ListRoute, controller: any TableController, registry: ReuseRegistry, rowErrors: RowErrorReporter? = nil) {
         self.route = route
@@ -62,6 +66,7 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
             itemWriting = nil
         }
         self.registry = registry
+        editable = Self.editable(controller)
         var href = JSONWriter()
         href.string(after: ",\"href\":", route.href + "/")
         hrefPrefixCount = href.count - 1
@@ -118,6 +123,7 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
                 writer.member("item")
                 try encoder.encode(item, into: &writer)
             }
+            if let editable { writer.string(after: ",\"version\":", RowVersion.of(editable, at: indexPath)) }
         } catch {
             guard let rowErrors else { throw error }
             writer.truncate(to: rowStart)
@@ -129,6 +135,19 @@ struct JSONTableSink: TableWalkSink, ~Copyable {
         }
         writer.raw("}")
         rowsWrittenInSection += 1
+    }
+
+    /// The type of the last controller found not to be an ``EditableTableController``: the cast
+    /// searches the runtime's conformances, and a list's controller is of the same type request
+    /// after request.
+    private static let lastUneditableType = Atomic<UInt>(0)
+
+    private static func editable(_ controller: any TableController) -> (any EditableTableController)? {
+        let type = UInt(bitPattern: ObjectIdentifier(Swift.type(of: controller)))
+        if lastUneditableType.load(ordering: .relaxed) == type { return nil }
+        if let editable = controller as? any EditableTableController { return editable }
+        lastUneditableType.store(type, ordering: .relaxed)
+        return nil
     }
 
     private static func itemWriter(_ controller: some JSONItemWriting) -> (IndexPath, inout JSONWriter) -> Bool {

@@ -163,6 +163,16 @@ import Testing
         #expect(try served.integrityCheck() == [[.text("ok")]])
     }
 
+    /// A writable table's list JSON gives each row's version: the same its row page's `ETag` holds.
+    @Test func theListsJSONGivesEachRowsVersionAsItsPageDoes() throws {
+        let served = try DatabaseWriteTestServer()
+        let list = try served.get("/books.json").text
+        let tag = try #require(try served.get("/books/1.json").headers["ETag"])
+        #expect(list.contains(#""version":\#(tag)"#), "\(list.prefix(400))")
+        let readOnly = try DatabaseWriteTestServer(writable: false)
+        #expect(try !readOnly.get("/books.json").text.contains(#""version""#))
+    }
+
     @Test func upsertInsertsOrUpdatesByKey() throws {
         let served = try DatabaseWriteTestServer()
         let response = try served.post(

@@ -146,6 +146,35 @@ import Testing
         #expect(browser.headers["Content-Type"]?.hasPrefix("text/html") == true)
     }
 
+    /// Each row of an editable list's JSON says its version: what `If-Match` takes, and what the
+    /// update's `ETag` then gives back.
+    @Test func theListsJSONGivesEachRowsVersion() throws {
+        let server = try EditingTests.server()
+        func versions() throws -> [String: String] {
+            let json = try server.getAcceptingJSON("/to-drink.json").json()
+            guard case .array(let sections)? = json["sections"], case .array(let rows)? = sections.first?["rows"] else { return [:] }
+            var versions: [String: String] = [:]
+            for row in rows {
+                if case .string(let id)? = row["id"], case .string(let version)? = row["version"] { versions[id] = version }
+            }
+            return versions
+        }
+        let before = try versions()
+        let version = try #require(before["1"])
+        #expect(before.count == (try EditingTests.wines(server)).count)
+        let updated = try Self.send(
+            server, "/to-drink/1/-/update", #"{"update": {"drunk": true}}"#, headers: Self.json + [("If-Match", "\"\(version)\"")])
+        #expect(updated.status == 200, "\(updated.text)")
+        let after = try #require(try versions()["1"])
+        #expect(after != version)
+        #expect(updated.headers["ETag"] == "\"\(after)\"")
+        #expect(
+            try Self.send(server, "/to-drink/1/-/update", #"{"update": {"drunk": false}}"#, headers: Self.json + [("If-Match", "\"\(version)\"")])
+                .status == 412)
+        // A list that cannot be changed gives no versions.
+        #expect(try !server.getAcceptingJSON("/people.json?limit=2").text.contains(#""version""#))
+    }
+
     @Test func aStaleIfMatchIs412AndRequiringOneIs428() throws {
         let server = try EditingTests.server()
         let version = try EditingTests.version(of: "1", in: server)

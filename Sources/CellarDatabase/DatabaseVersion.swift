@@ -22,7 +22,10 @@ import Synchronization
 ///   main file's alone, and it cannot change until a frame is committed: its size and
 ///   modification time go in too. A checkpoint that starts the log over changes the header
 ///   without a commit, so the header is read at every look, not kept: replicas agree again after
-///   one, whenever each of them started.
+///   one, whenever each of them started. The file's status is the one the pool took when it lent
+///   the connection, a moment before the header is read: the main file changes only when a
+///   checkpoint copies frames into it, and a log started over after that has new salts, so an
+///   older status never makes two contents' versions alike.
 ///
 /// Where the file cannot be read that way (the shared memory cannot be mapped, the path names
 /// another file than the connection's), the version is this process's alone: a number drawn at
@@ -96,7 +99,7 @@ final class DatabaseVersion: Sendable {
 
     /// A WAL file's version now; nil when its WAL-index header or its status cannot be read.
     private static func walVersion(_ connection: SQLiteConnection) -> String? {
-        guard let header = connection.walIndexHeader(), let status = connection.fileStatus() else { return nil }
+        guard let header = connection.walIndexHeader(), let status = connection.fileStatusWhenLent() else { return nil }
         var hash = StableHash()
         hash.combine(status.identity.device)
         hash.combine(status.identity.inode)

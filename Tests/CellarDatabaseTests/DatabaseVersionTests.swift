@@ -60,6 +60,52 @@ struct DatabaseVersionTests {
         #expect(try Database(path: file.path).currentVersion() == later)
     }
 
+    /// A list's request reads the versions through one checkout and its rows through another: each
+    /// checkout stats the path once, and the version is made from that look, in either journal mode.
+    @Test(arguments: ["DELETE", "WAL"])
+    func aRequestStatsTheFileOnceACheckout(journal: String) throws {
+        let file = try Self.file(journal: journal)
+        let database = try Database(path: file.path)
+        // The connection's first look finds which file it has open.
+        let before = try database.currentVersions()
+        let (after, stats) = try FileStatus.counting(file.path) {
+            let versions = try database.currentVersions()
+            _ = try database.read { connection in try connection.integer("SELECT count(*) FROM t", []) }
+            return versions
+        }
+        #expect(stats == 2)
+        #expect(after == before)
+        // A write by another connection still moves the version, through the same one stat.
+        try file.writer().execute("UPDATE t SET v = 'changed' WHERE id = 1500")
+        let (changed, statsAfterWrite) = try FileStatus.counting(file.path) { try database.currentVersion() }
+        #expect(changed != before.data)
+        #expect(statsAfterWrite == (journal == "WAL" ? 1 : 3))
+        #expect(try Database(path: file.path).currentVersion() == changed)
+    }
+
+    @Test func aCheckoutLendsItsLookAtThePathAndTakesItBack() throws {
+        let file = try Self.file(journal: "WAL")
+        let pool = try ConnectionPool(path: file.path, maximumConnections: 2)
+        let lent = try pool.withConnection { connection in
+            #expect(connection.statusWhenLent == FileStatus(path: file.path))
+            return connection
+        }
+        #expect(lent.statusWhenLent == nil)
+    }
+
+    @Test func aLentLookAtAnotherFileIsNotTakenForTheConnectionsOwn() throws {
+        let file = try Self.file(journal: "WAL")
+        let connection = try SQLiteConnection(path: file.path)
+        let own = try #require(connection.fileStatus())
+        let replacement = file.file("replacement.sqlite")
+        try TemporaryDatabase.build(replacement, Self.sql)
+        // The pool looked while the path named another file: the connection looks for itself.
+        connection.statusWhenLent = FileStatus(path: replacement)
+        #expect(connection.fileStatusWhenLent() == own)
+        #expect(rename(replacement, file.path) == 0)
+        #expect(connection.fileStatusWhenLent() == nil, "the path names another file than the connection's")
+    }
+
     @Test func aFileReplacedByOneWithTheSameHeaderHasAnotherVersion() throws {
         // Built by the same statements, so the change counter and the page count are equal; only
         // the data and the file differ.

@@ -10,11 +10,13 @@ import TableKit
 ///   already bound how many requests run at once; a wait here would add a second queue with its own
 ///   timeout, and a thread that nests two checkouts could wait on itself. A temporary connection
 ///   costs an open and a cold page cache, so `maximumConnections` should be the worker thread count.
-/// - **A replaced file.** Each checkout `stat`s the path. When its device and inode differ from the
-///   file the idle connections were opened on (a new database moved into place with `rename`),
-///   those are closed and the checkout opens the new file; connections in use finish on the old
-///   file and are closed when they come back. (Replace a file in rollback-journal mode, or with its
-///   `-wal` removed: SQLite finds a WAL file by name, and an old one beside a new file is not it.)
+/// - **A replaced file.** Each checkout `stat`s the path, once. When its device and inode differ
+///   from the file the idle connections were opened on (a new database moved into place with
+///   `rename`), those are closed and the checkout opens the new file; connections in use finish on
+///   the old file and are closed when they come back. (Replace a file in rollback-journal mode, or
+///   with its `-wal` removed: SQLite finds a WAL file by name, and an old one beside a new file is
+///   not it.) The status is lent with the connection (``SQLiteConnection/statusWhenLent``): a WAL
+///   file's version (``DatabaseVersion``) is made with it, without a stat of its own.
 /// - **A vanished file.** When the path names no file, idle connections go on serving the file they
 ///   have open (an unlinked file stays readable while it is open), so a deployment that removes the
 ///   old file a moment before moving the new one in causes no errors. A checkout that must open a
@@ -76,7 +78,8 @@ public final class ConnectionPool: @unchecked Sendable {
     public var idleCount: Int { lock.withLock { state.idle.count } }
 
     private func checkOut() throws(DatabaseError) -> Entry {
-        let current = FileIdentity(path: path)
+        let status = FileStatus(path: path)
+        let current = status?.identity
         var replaced: [Entry] = []
         let (reused, reserved) = lock.withLock { () -> (Entry?, Bool) in
             if let current, current != state.identity {
@@ -91,9 +94,13 @@ public final class ConnectionPool: @unchecked Sendable {
             return (nil, true)
         }
         replaced.removeAll()  // closes them, outside the lock
-        if let reused { return reused }
+        if let reused {
+            reused.connection.statusWhenLent = status
+            return reused
+        }
         do {
             let opened = try Self.open(path: path, prepare: prepareConnection)
+            opened.connection.statusWhenLent = status
             return Entry(connection: opened.connection, identity: opened.identity, pooled: reserved)
         } catch {
             if reserved { lock.withLock { state.open -= 1 } }

@@ -28,6 +28,15 @@ extension SQLiteConnection {
         guard csqlite_file_has_moved(handle, &moved) == SQLITE_OK, moved == 0 else { return nil }
         // The path's file was the connection's at the check: unless it was swapped away and back
         // in between, the status is of the connection's file; a second look tells.
-        return FileStatus(path: path)?.identity == status.identity ? status : nil
+        guard FileStatus(path: path)?.identity == status.identity else { return nil }
+        fileIdentity = status.identity
+        return status
+    }
+
+    /// The status of the file this connection reads: the pool's look when it lent the connection,
+    /// when that was of this file, without a stat of its own; else ``fileStatus()``.
+    func fileStatusWhenLent() -> FileStatus? {
+        if let lent = statusWhenLent, lent.identity == fileIdentity { return lent }
+        return fileStatus()
     }
 }

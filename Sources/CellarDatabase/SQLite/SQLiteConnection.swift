@@ -27,6 +27,12 @@ public final class SQLiteConnection {
     /// the ``dataVersion`` then (nil until it looks): `data_version` means something only compared
     /// with an earlier value of the same connection.
     var observedJournal: DatabaseVersion.Journal?
+    /// The file this connection has open, once a look found it (``fileStatus()``): it stays the
+    /// same for the connection's life, while its path may come to name another.
+    var fileIdentity: FileIdentity?
+    /// The path's status the pool took when it lent this connection (``ConnectionPool``), nil
+    /// when it is not lent or the path could not be stat'ed.
+    var statusWhenLent: FileStatus?
     let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     /// The statements handed out since the last ``resetStatements()``: the ones that may be mid-rows.
@@ -193,11 +199,13 @@ public final class SQLiteConnection {
         _ = try statement.step()
     }
 
-    /// Makes the connection as a fresh one for its next user: no statement mid-rows, no transaction, no deadline.
+    /// Makes the connection as a fresh one for its next user: no statement mid-rows, no transaction,
+    /// no deadline, no status lent by the pool.
     func prepareForReuse() {
         resetStatements()
         if isInTransaction { try? step("ROLLBACK") }
         deadline = nil
+        statusWhenLent = nil
         sqlite3_progress_handler(handle, 0, nil, nil)
         sqlite3_busy_timeout(handle, Self.busyTimeout)
     }

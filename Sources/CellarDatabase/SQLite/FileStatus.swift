@@ -1,3 +1,4 @@
+import ByteWriters
 import Synchronization
 
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ struct FileStatus: Hashable, Sendable {
     /// How many paths are counted now: while none is, a stat costs one atomic load more.
     private static let countedPaths = Atomic<Int>(0)
     /// The stats made of each counted path so far.
-    private static let counts = Mutex<[String: Int]>([:])
+    private static let counts = Locked<[String: Int]>([:])
 
     /// Runs `body` and counts the stats this type makes of `path` meanwhile, on any thread (for
     /// tests; SQLite's own stats are not counted). One count of a path at a time.

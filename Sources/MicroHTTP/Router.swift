@@ -41,10 +41,23 @@ public struct Router: HTTPResponder {
     }
 
     private enum Segment: Sendable {
-        /// A literal segment, and whether it is all ASCII (then a path's ASCII segment equals it only byte for byte).
-        case literal(String, isASCII: Bool)
+        case literal(Literal)
         case parameter(String)
         case rest(String)
+    }
+
+    /// A literal segment: its text, and its UTF-8 bytes to compare a path's segment with.
+    private struct Literal: Sendable {
+        let text: String
+        let bytes: [UInt8]
+        /// Whether every byte is ASCII: then a path's ASCII segment equals it only byte for byte.
+        let isASCII: Bool
+
+        init(_ text: String) {
+            self.text = text
+            bytes = Array(text.utf8)
+            isASCII = bytes.allSatisfy { $0 < 0x80 }
+        }
     }
 
     private var table: [Route] = []
@@ -99,7 +112,7 @@ public struct Router: HTTPResponder {
         openFirst = []
         for (index, route) in table.enumerated() {
             switch route.segments.first {
-            case .literal(let first, _): byFirstLiteral[first, default: []].append(index)
+            case .literal(let first): byFirstLiteral[first.text, default: []].append(index)
             case nil: byFirstLiteral["", default: []].append(index)
             case .parameter, .rest: openFirst.append(index)
             }
@@ -114,7 +127,7 @@ public struct Router: HTTPResponder {
     }
 
     private static func literalPath(_ segments: [Segment]) -> String {
-        "/" + segments.map { if case .literal(let text, _) = $0 { text } else { "" } }.joined(separator: "/")
+        "/" + segments.map { if case .literal(let literal) = $0 { literal.text } else { "" } }.joined(separator: "/")
     }
 
     /// Registers a `GET` handler (which also answers `HEAD`).
@@ -195,7 +208,8 @@ public struct Router: HTTPResponder {
             return try route.handler(routed)
         }
         guard matchesAny else { throw HTTPError.notFound() }
-        let allow = Self.allowList(candidates(for: segments).map { table[$0] }.filter { Self.matches($0.segments, segments) }.map(\.method))
+        let allow = Self.allowList(
+            candidates(for: segments).map { table[$0] }.filter { Self.matches($0.segments, segments) }.map(\.method))
         if request.method == .options {
             return Response(status: .noContent, headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
         }
@@ -242,7 +256,7 @@ public struct Router: HTTPResponder {
         return split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern).map { part in
             if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("*") { return .rest(part.count > 1 ? String(part.dropFirst()) : "*") }
-            return .literal(String(part), isASCII: part.utf8.allSatisfy { $0 < 0x80 })
+            return .literal(Literal(String(part)))
         }
     }
 
@@ -269,17 +283,18 @@ public struct Router: HTTPResponder {
         // keeps a "/" followed by a combining mark inside its segment.
         let utf8 = path.utf8
         var segments: [Substring] = []
-        segments.reserveCapacity(utf8.count(where: { $0 == UInt8(ascii: "/") }))
+        let slash = UInt8(ascii: "/")
+        segments.reserveCapacity(utf8.withContiguousStorageIfAvailable { $0.count(where: { $0 == slash }) } ?? utf8.count(where: { $0 == slash }))
         var start = utf8.index(after: utf8.startIndex)
         var index = start
         while index < utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                segments.append(Substring(utf8[start..<index]))
+            if utf8[index] == slash {
+                segments.append(path[start..<index])
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        segments.append(Substring(utf8[start...]))
+        segments.append(path[start...])
         return segments
     }
 
@@ -308,7 +323,7 @@ public struct Router: HTTPResponder {
         for (index, segment) in pattern.enumerated() {
             switch segment {
             case .rest: return true
-            case .literal(let literal, let isASCII): if !Self.segment(path[index], is: literal, isASCII: isASCII) { return false }
+            case .literal(let literal): if !Self.segment(path[index], is: literal) { return false }
             case .parameter: if path[index].isEmpty { return false }
             }
         }
@@ -316,11 +331,14 @@ public struct Router: HTTPResponder {
     }
 
     /// Whether a path's segment is `literal`: byte for byte, as most are, without making a String;
-    /// by String's equality (canonical equivalence: `\u{212A}`, the Kelvin sign, is `K`) only when
-    /// either holds a non-ASCII byte.
-    private static func segment(_ segment: Substring, is literal: String, isASCII: Bool) -> Bool {
-        if segment.utf8.elementsEqual(literal.utf8) { return true }
-        if isASCII && segment.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-        return segment == literal
+    /// by String's equality (canonical equivalence: `\u{212A}`, the Kelvin sign, is `K`) when the
+    /// bytes differ and either holds a non-ASCII byte.
+    private static func segment(_ segment: Substring, is literal: Literal) -> Bool {
+        let byBytes = segment.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            if bytes.count == literal.bytes.count && bytes.indices.allSatisfy({ bytes[$0] == literal.bytes[$0] }) { return true }
+            return literal.isASCII && bytes.allSatisfy({ $0 < 0x80 }) ? false : nil
+        }
+        if let answer = byBytes ?? nil { return answer }
+        return segment == literal.text
     }
 }

@@ -5,8 +5,12 @@
 /// ## Patterns
 /// - Literal segments: `/people/new`.
 /// - Parameters: `/people/:id` matches `/people/42` with `parameters["id"] == "42"`; a parameter
-///   never matches an empty segment.
+///   never matches an empty segment. A `/` sent as `%2F` stays inside its segment: `/people/a%2Fb`
+///   gives `parameters["id"] == "a/b"`.
 /// - A trailing `*` (or `*name`) matches the rest of the path, possibly empty, under the name `*` (or `name`).
+///
+/// The handler finds the values in `request.parameters`, a ``RouteParameters`` made for the route
+/// that answers only.
 ///
 /// Literal segments win over parameters, parameters over `*`, segment by segment from the left;
 /// a pattern that ends where the path does wins over one whose `*` matches nothing.
@@ -263,12 +267,17 @@ public struct Router: HTTPResponder {
     /// Whether `raw` holds `%2F` or `%2f`, by a byte scan (`String.contains(_:)` is far slower, and
     /// this runs on every request).
     private static func holdsEncodedSlash(_ raw: String) -> Bool {
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in raw.utf8 {
-            if previous == (UInt8(ascii: "%"), UInt8(ascii: "2")) && (byte == UInt8(ascii: "F") || byte == UInt8(ascii: "f")) { return true }
-            previous = (previous.1, byte)
+        func holds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index + 2 < bytes.count {
+                if bytes[index] == UInt8(ascii: "%") && bytes[index + 1] == UInt8(ascii: "2") && (bytes[index + 2] | 0x20) == UInt8(ascii: "f") {
+                    return true
+                }
+                index += 1
+            }
+            return false
         }
-        return false
+        return raw.utf8.withContiguousStorageIfAvailable(holds) ?? Array(raw.utf8).withUnsafeBufferPointer(holds)
     }
 
     private static func splitDecoding(_ raw: String) -> [Substring] {

@@ -197,6 +197,9 @@ import Testing
         let update = try router.respond(to: Request(method: .post, target: "/items/a%2Fb/-/update"))
         #expect(text(update) == "key=a/b via /items/:key/-/update")
         #expect(text(try router.respond(to: Request(target: "/items/a%2fb%20c"))) == "key=a/b c via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/%2F"))) == "key=/ via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/a%2"))) == "key=a%2 via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/a%2Gb"))) == "key=a%2Gb via /items/:key")
         #expect(throws: HTTPError.self) { try router.respond(to: Request(target: "/items/a/b")) }
     }
 

@@ -58,8 +58,8 @@ public struct Request: Sendable {
         get { received.remoteAddress }
         set { uniquelyReceived().remoteAddress = newValue }
     }
-    /// Route parameters, filled by the ``Router`` (`/people/:id` → `["id": "42"]`).
-    public var parameters: [String: String]
+    /// Route parameters, filled by the ``Router``: `/people/:id` gives `parameters["id"] == "42"`.
+    public var parameters: RouteParameters
     /// The pattern of the route that matched (`/people/:id`), filled by the ``Router``; nil before routing.
     public var route: String?
     /// The name of the account the request acts for, set by a sign-in middleware (Cellar's
@@ -135,7 +135,7 @@ public struct Request: Sendable {
         received = Received(
             method: method, path: path, rawPath: rawPath, rawQuery: rawQuery, query: query, headers: headers, body: body, id: id,
             remoteAddress: remoteAddress)
-        parameters = [:]
+        parameters = RouteParameters()
         route = nil
         actor = nil
         verifiedCredentials = nil

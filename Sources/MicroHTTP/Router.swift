@@ -5,8 +5,12 @@
 /// ## Patterns
 /// - Literal segments: `/people/new`.
 /// - Parameters: `/people/:id` matches `/people/42` with `parameters["id"] == "42"`; a parameter
-///   never matches an empty segment.
+///   never matches an empty segment. A `/` sent as `%2F` stays inside its segment: `/people/a%2Fb`
+///   gives `parameters["id"] == "a/b"`.
 /// - A trailing `*` (or `*name`) matches the rest of the path, possibly empty, under the name `*` (or `name`).
+///
+/// The handler finds the values in `request.parameters`, a ``RouteParameters`` made for the route
+/// that answers only.
 ///
 /// Literal segments win over parameters, parameters over `*`, segment by segment from the left;
 /// a pattern that ends where the path does wins over one whose `*` matches nothing.
@@ -26,6 +30,8 @@ public struct Router: HTTPResponder {
         let pattern: String
         let segments: [Segment]
         let specificity: [Int]
+        /// How many of `segments` are parameters or `*`: the room its ``RouteParameters`` need.
+        let parameterCount: Int
         let handler: Handler
 
         init(method: HTTPMethod, pattern: String, segments: [Segment], specificity: [Int], handler: @escaping Handler) {
@@ -33,22 +39,37 @@ public struct Router: HTTPResponder {
             self.pattern = pattern
             self.segments = segments
             self.specificity = specificity
+            self.parameterCount = segments.count(where: { if case .literal = $0 { false } else { true } })
             self.handler = handler
         }
     }
 
     private enum Segment: Sendable {
-        case literal(String)
+        case literal(Literal)
         case parameter(String)
         case rest(String)
+    }
+
+    /// A literal segment: its text, and its UTF-8 bytes to compare a path's segment with.
+    private struct Literal: Sendable {
+        let text: String
+        let bytes: [UInt8]
+        /// Whether every byte is ASCII: then a path's ASCII segment equals it only byte for byte.
+        let isASCII: Bool
+
+        init(_ text: String) {
+            self.text = text
+            bytes = Array(text.utf8)
+            isASCII = bytes.allSatisfy { $0 < 0x80 }
+        }
     }
 
     private var table: [Route] = []
     // The routes a path can match, found by its first segment: the indices (in `table` order) of
     // the routes whose pattern starts with that literal (`/` itself under "", as it matches only a
-    // path with no segment or one empty one), and of those that start with a parameter or `*`,
-    // which any path may match. A request for `/static/app.css` or `/people/42` then tries a few
-    // patterns, not every one.
+    // path with no segment or one empty one), merged with those of `openFirst`, the routes that
+    // start with a parameter or `*`, which any path may match. A request for `/static/app.css` or
+    // `/people/42` then tries a few patterns, not every one.
     private var byFirstLiteral: [String: [Int]] = [:]
     private var openFirst: [Int] = []
     /// Routes whose every segment is literal, by method and path: most requests are found with
@@ -95,34 +116,22 @@ public struct Router: HTTPResponder {
         openFirst = []
         for (index, route) in table.enumerated() {
             switch route.segments.first {
-            case .literal(let first): byFirstLiteral[first, default: []].append(index)
+            case .literal(let first): byFirstLiteral[first.text, default: []].append(index)
             case nil: byFirstLiteral["", default: []].append(index)
             case .parameter, .rest: openFirst.append(index)
             }
         }
+        guard !openFirst.isEmpty else { return }
+        for (first, indices) in byFirstLiteral { byFirstLiteral[first] = (indices + openFirst).sorted() }
     }
 
     /// The indices of the routes `segments` may match, in `table` order (which breaks ties).
     private func candidates(for segments: [Substring]) -> [Int] {
-        guard let literal = byFirstLiteral[segments.first.map(String.init) ?? ""] else { return openFirst }
-        guard !openFirst.isEmpty else { return literal }
-        var merged: [Int] = []
-        merged.reserveCapacity(literal.count + openFirst.count)
-        var (left, right) = (0, 0)
-        while left < literal.count || right < openFirst.count {
-            if right == openFirst.count || (left < literal.count && literal[left] < openFirst[right]) {
-                merged.append(literal[left])
-                left += 1
-            } else {
-                merged.append(openFirst[right])
-                right += 1
-            }
-        }
-        return merged
+        byFirstLiteral[segments.first.map(String.init) ?? ""] ?? openFirst
     }
 
     private static func literalPath(_ segments: [Segment]) -> String {
-        "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
+        "/" + segments.map { if case .literal(let literal) = $0 { literal.text } else { "" } }.joined(separator: "/")
     }
 
     /// Registers a `GET` handler (which also answers `HEAD`).
@@ -181,21 +190,30 @@ public struct Router: HTTPResponder {
             }
         }
         let segments = rawSegments ?? Self.split(path: request.path)
-        var matches: [(route: Route, parameters: [String: String])] = []
+        // The winner is chosen first; only its parameters are made.
+        var best: Route?
+        var bestGet: Route?  // for a HEAD that no HEAD route matches
+        var matchesAny = false
         for index in candidates(for: segments) {
-            if let parameters = Self.match(table[index].segments, segments) { matches.append((table[index], parameters)) }
+            let route = table[index]
+            guard Self.matches(route.segments, segments) else { continue }
+            matchesAny = true
+            if route.method == request.method {
+                best = Self.moreSpecific(best, route)
+            } else if request.method == .head && route.method == .get {
+                bestGet = Self.moreSpecific(bestGet, route)
+            }
         }
-        var best = Self.mostSpecific(matches, for: request.method)
-        if best == nil && request.method == .head { best = Self.mostSpecific(matches, for: .get) }
-        if let best {
+        if let route = best ?? bestGet {
             var routed = request
-            routed.parameters = best.parameters
-            routed.route = best.route.pattern
-            matchedRoute = best.route.pattern
-            return try best.route.handler(routed)
+            routed.parameters = Self.parameters(of: route, in: segments)
+            routed.route = route.pattern
+            matchedRoute = route.pattern
+            return try route.handler(routed)
         }
-        guard !matches.isEmpty else { throw HTTPError.notFound() }
-        let allow = Self.allowList(matches.map(\.route.method))
+        guard matchesAny else { throw HTTPError.notFound() }
+        let allow = Self.allowList(
+            candidates(for: segments).map { table[$0] }.filter { Self.matches($0.segments, segments) }.map(\.method))
         if request.method == .options {
             return Response(status: .noContent, headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
         }
@@ -206,15 +224,11 @@ public struct Router: HTTPResponder {
     /// `/files/:id` and `/files/:id/*`, `/files/7` goes to the first.
     private static let patternEnd = 1
 
-    private static func mostSpecific(
-        _ matches: [(route: Route, parameters: [String: String])], for method: HTTPMethod
-    ) -> (route: Route, parameters: [String: String])? {
-        var best: (route: Route, parameters: [String: String])?
-        for match in matches where match.route.method == method {
-            if let current = best, !current.route.specificity.lexicographicallyPrecedes(match.route.specificity) { continue }
-            best = match
-        }
-        return best
+    /// `route` if it is more specific than `current` (or there is none), else `current`: of two
+    /// equally specific routes, the first registered stays.
+    private static func moreSpecific(_ current: Route?, _ route: Route) -> Route {
+        guard let current, !current.specificity.lexicographicallyPrecedes(route.specificity) else { return route }
+        return current
     }
 
     /// The methods to announce in `Allow`: the registered ones, plus HEAD with GET, plus OPTIONS.
@@ -246,19 +260,24 @@ public struct Router: HTTPResponder {
         return split(path: pattern.hasPrefix("/") ? pattern : "/" + pattern).map { part in
             if part.hasPrefix(":") && part.count > 1 { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("*") { return .rest(part.count > 1 ? String(part.dropFirst()) : "*") }
-            return .literal(String(part))
+            return .literal(Literal(String(part)))
         }
     }
 
     /// Whether `raw` holds `%2F` or `%2f`, by a byte scan (`String.contains(_:)` is far slower, and
     /// this runs on every request).
     private static func holdsEncodedSlash(_ raw: String) -> Bool {
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in raw.utf8 {
-            if previous == (UInt8(ascii: "%"), UInt8(ascii: "2")) && (byte == UInt8(ascii: "F") || byte == UInt8(ascii: "f")) { return true }
-            previous = (previous.1, byte)
+        func holds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            while index + 2 < bytes.count {
+                if bytes[index] == UInt8(ascii: "%") && bytes[index + 1] == UInt8(ascii: "2") && (bytes[index + 2] | 0x20) == UInt8(ascii: "f") {
+                    return true
+                }
+                index += 1
+            }
+            return false
         }
-        return false
+        return raw.utf8.withContiguousStorageIfAvailable(holds) ?? Array(raw.utf8).withUnsafeBufferPointer(holds)
     }
 
     private static func splitDecoding(_ raw: String) -> [Substring] {
@@ -273,42 +292,38 @@ public struct Router: HTTPResponder {
         // keeps a "/" followed by a combining mark inside its segment.
         let utf8 = path.utf8
         var segments: [Substring] = []
+        let slash = UInt8(ascii: "/")
+        segments.reserveCapacity(utf8.withContiguousStorageIfAvailable { $0.count(where: { $0 == slash }) } ?? utf8.count(where: { $0 == slash }))
         var start = utf8.index(after: utf8.startIndex)
         var index = start
         while index < utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                segments.append(Substring(utf8[start..<index]))
+            if utf8[index] == slash {
+                segments.append(path[start..<index])
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        segments.append(Substring(utf8[start...]))
+        segments.append(path[start...])
         return segments
     }
 
-    private static func match(_ pattern: [Segment], _ path: [Substring]) -> [String: String]? {
-        guard mayMatch(pattern, path) else { return nil }
-        var parameters: [String: String] = [:]
-        for (index, segment) in pattern.enumerated() {
+    /// The parameters `path` gives `route`'s pattern, which it matches.
+    private static func parameters(of route: Route, in path: [Substring]) -> RouteParameters {
+        guard route.parameterCount > 0 else { return RouteParameters() }
+        var parameters = RouteParameters(capacity: route.parameterCount)
+        for (index, segment) in route.segments.enumerated() {
             switch segment {
-            case .rest(let name):
-                parameters[name] = index < path.count ? path[index...].joined(separator: "/") : ""
-                return parameters
-            case .literal(let literal):
-                guard index < path.count, path[index] == literal else { return nil }
-            case .parameter(let name):
-                guard index < path.count, !path[index].isEmpty else { return nil }
-                parameters[name] = String(path[index])
+            case .literal: continue
+            case .parameter(let name): parameters.append(name: name, value: String(path[index]))
+            case .rest(let name): parameters.append(name: name, value: index < path.count ? path[index...].joined(separator: "/") : "")
             }
         }
-        // One trailing slash is ignored: `/people/` matches `/people`.
-        let trailingSlash = path.count == pattern.count + 1 && path.last?.isEmpty == true
-        return path.count == pattern.count || trailingSlash ? parameters : nil
+        return parameters
     }
 
-    /// Whether `path` can match `pattern`, by its segment count and literals alone: most of the
-    /// routes under a path's first segment are refused here, before a dictionary of parameters is made.
-    private static func mayMatch(_ pattern: [Segment], _ path: [Substring]) -> Bool {
+    /// Whether `path` matches `pattern`: its segment count (one trailing slash ignored, `/people/`
+    /// matches `/people`), its literals, a parameter's segment not empty; `*` matches the rest.
+    private static func matches(_ pattern: [Segment], _ path: [Substring]) -> Bool {
         if case .rest = pattern.last {
             guard path.count >= pattern.count - 1 else { return false }
         } else {
@@ -317,10 +332,22 @@ public struct Router: HTTPResponder {
         for (index, segment) in pattern.enumerated() {
             switch segment {
             case .rest: return true
-            case .literal(let literal): if path[index] != literal { return false }
+            case .literal(let literal): if !Self.segment(path[index], is: literal) { return false }
             case .parameter: if path[index].isEmpty { return false }
             }
         }
         return true
+    }
+
+    /// Whether a path's segment is `literal`: byte for byte, as most are, without making a String;
+    /// by String's equality (canonical equivalence: `\u{212A}`, the Kelvin sign, is `K`) when the
+    /// bytes differ and either holds a non-ASCII byte.
+    private static func segment(_ segment: Substring, is literal: Literal) -> Bool {
+        let byBytes = segment.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            if bytes.count == literal.bytes.count && bytes.indices.allSatisfy({ bytes[$0] == literal.bytes[$0] }) { return true }
+            return literal.isASCII && bytes.allSatisfy({ $0 < 0x80 }) ? false : nil
+        }
+        if let answer = byBytes ?? nil { return answer }
+        return segment == literal.text
     }
 }

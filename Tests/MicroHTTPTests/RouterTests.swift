@@ -183,4 +183,84 @@ import Testing
         #expect(routes.count == 7)
         #expect(routes.contains { $0.method == .post && $0.pattern == "/people" })
     }
+
+    /// A handler that answers with its request's parameters, in order, and its route.
+    static func echo(_ request: Request) -> Response {
+        .text(request.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ") + " via \(request.route ?? "?")")
+    }
+
+    /// A `/` sent as `%2F` stays inside the parameter's value, decoded.
+    @Test func aParameterKeepsAnEncodedSlash() throws {
+        var router = Router()
+        router.post("/items/:key/-/update", Self.echo)
+        router.get("/items/:key", Self.echo)
+        let update = try router.respond(to: Request(method: .post, target: "/items/a%2Fb/-/update"))
+        #expect(text(update) == "key=a/b via /items/:key/-/update")
+        #expect(text(try router.respond(to: Request(target: "/items/a%2fb%20c"))) == "key=a/b c via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/%2F"))) == "key=/ via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/a%2"))) == "key=a%2 via /items/:key")
+        #expect(text(try router.respond(to: Request(target: "/items/a%2Gb"))) == "key=a%2Gb via /items/:key")
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(target: "/items/a/b")) }
+    }
+
+    @Test func aNamedRestHoldsTheRestOfThePath() throws {
+        var router = Router()
+        router.get("/static/*path") { request in
+            .text("\(request.parameters["path"] ?? "nil") \(request.parameters["*"] ?? "nil") \(request.parameters.count)")
+        }
+        #expect(text(try router.respond(to: Request(path: "/static/css/app.css"))) == "css/app.css nil 1")
+        #expect(text(try router.respond(to: Request(path: "/static"))) == " nil 1")
+        #expect(text(try router.respond(to: Request(path: "/static/a//b/"))) == "a//b/ nil 1")
+    }
+
+    @Test func twoParametersInOnePatternComeInItsOrder() throws {
+        var router = Router()
+        router.get("/people/:person/notes/:note/*", Self.echo)
+        router.get("/people/:person/notes/:note", Self.echo)
+        #expect(text(try router.respond(to: Request(path: "/people/ada/notes/7"))) == "person=ada note=7 via /people/:person/notes/:note")
+        let rest = try router.respond(to: Request(path: "/people/ada/notes/7/x/y"))
+        #expect(text(rest) == "person=ada note=7 *=x/y via /people/:person/notes/:note/*")
+    }
+
+    /// Every candidate below matches the path; only the winner's names and values reach the handler.
+    @Test(arguments: [false, true])
+    func aLosingCandidatesParametersDoNotLeak(reversed: Bool) throws {
+        var patterns = ["/:kind/:key/-/update", "/items/:other/*", "/items/:key/-/update", "/items/:id/-/:action", "/*"]
+        if reversed { patterns.reverse() }
+        var router = Router()
+        for pattern in patterns { router.post(pattern, Self.echo) }
+        router.get("/items/:id/-/update", Self.echo)
+        router.post("/seen/:a/:b") { request in
+            .text(request.parameters == ["b": "2", "a": "1"] && request.parameters["*"] == nil ? "equal" : "different")
+        }
+        #expect(text(try router.respond(to: Request(method: .post, path: "/items/7/-/update"))) == "key=7 via /items/:key/-/update")
+        #expect(text(try router.respond(to: Request(method: .post, path: "/items/7/-/delete"))) == "id=7 action=delete via /items/:id/-/:action")
+        #expect(text(try router.respond(to: Request(method: .post, path: "/items/7/x"))) == "other=7 *=x via /items/:other/*")
+        #expect(text(try router.respond(to: Request(method: .head, path: "/items/7/-/update"))) == "id=7 via /items/:id/-/update")
+        #expect(text(try router.respond(to: Request(method: .post, path: "/seen/1/2"))) == "equal")
+    }
+
+    /// A literal compares as Swift's strings do (canonical equivalence), byte for byte or not.
+    @Test func aLiteralSegmentMatchesACanonicallyEquivalentOne() throws {
+        var router = Router()
+        router.get("/K/:id", Self.echo)
+        router.get("/caf\u{E9}/:id", Self.echo)
+        #expect(text(try router.respond(to: Request(path: "/\u{212A}/1"))) == "id=1 via /K/:id")
+        #expect(text(try router.respond(to: Request(path: "/cafe\u{301}/2"))) == "id=2 via /caf\u{E9}/:id")
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(path: "/k/1")) }
+        #expect(throws: HTTPError.self) { try router.respond(to: Request(path: "/cafe/1")) }
+    }
+
+    @Test func routeParametersReadLikeADictionary() {
+        var parameters: RouteParameters = ["id": "42", "kind": "note"]
+        #expect(parameters["id"] == "42" && parameters["kind"] == "note" && parameters["other"] == nil)
+        parameters["id"] = "43"
+        parameters["extra"] = "x"
+        parameters["kind"] = nil
+        #expect(parameters == ["extra": "x", "id": "43"])
+        #expect(parameters != ["extra": "x", "id": "42"])
+        #expect(parameters != ["extra": "x"])
+        #expect(Array(parameters.map(\.name)) == ["id", "extra"])
+        #expect(Request(path: "/").parameters.isEmpty)
+    }
 }

@@ -172,7 +172,10 @@ assert page["title"] == "Books", page["title"]
 assert [(s["header"], s["footer"]) for s in page["sections"]] == [("Reading", "2 books"), ("Read", "2 books")], page["sections"]
 rows = [row for section in page["sections"] for row in section["rows"]]
 assert [row["cell"] for row in rows] == ["ReadingCell", "ReadingCell", "ReadCell", "ReadCell"], rows
-assert rows[2] == {"id": "3", "cell": "ReadCell", "href": "/books/3",
+# The list is editable: each row says its version, what If-Match takes (16 hex digits).
+assert all(len(row["version"]) == 16 and int(row["version"], 16) >= 0 for row in rows), rows
+assert len({row["version"] for row in rows}) == 4, rows
+assert {k: v for k, v in rows[2].items() if k != "version"} == {"id": "3", "cell": "ReadCell", "href": "/books/3",
                    "item": {"id": 3, "title": "Piranesi", "author": "Susanna Clarke", "year": 2020}}, rows[2]
 assert page["meta"]["total"] == 4, page["meta"]
 EOF

@@ -28,7 +28,7 @@ query_sources=("$micro/QueryItems.swift" "$micro/HTTPError.swift" "$micro/HTTPSt
 # StaticFiles.swift also serves responses, so it brings Request/Response and their helpers, and
 # a response can be an event stream, whose connection side suspends and resumes through
 # libmicrohttpd (linked); none needs swift-log (Server.swift and the rest of Internal/ are left out).
-static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/Response.swift"
+static_sources=("${query_sources[@]}" "$micro/StaticFiles.swift" "$micro/Request.swift" "$micro/RouteParameters.swift" "$micro/Response.swift"
     "$micro/ResponseBody.swift" "$micro/ResponseBodyProducer.swift" "$micro/HTTPDate.swift" "$micro/MIMEType.swift"
     "$micro/RequestID.swift" "$micro/EntityTag.swift" "$micro/EventStream.swift" "$micro/ServerSentEvent.swift"
     "$micro/Internal/EventStream+Connection.swift" "$micro/Internal/ContentReadResult.swift")
